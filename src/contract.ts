@@ -1,0 +1,107 @@
+/**
+ * The SDK's assumptions about the service, in one place.
+ *
+ * The service description leaves these open; `shared/api-contract.md` decides them. When the real
+ * service differs, this file (and the record schemas in `src/resources/`) is what changes.
+ * docs/assumptions.md lists each decision with a pointer back here.
+ */
+
+/** Default API address (contract §1). */
+export const DEFAULT_BASE_URL = 'https://api.employee-recognition.example';
+/** Every path starts with this version prefix (contract §1). */
+export const API_VERSION_PREFIX = '/v1';
+
+/** Environment variables read where `process.env` exists (contract §1, §2). */
+export const ENV_API_KEY = 'RECOGNITION_API_KEY';
+export const ENV_BASE_URL = 'RECOGNITION_BASE_URL';
+
+/** API keys: `rk_live_` or `rk_test_` then at least 24 alphanumerics (contract §2). */
+export const API_KEY_PREFIXES = ['rk_live_', 'rk_test_'] as const;
+export const API_KEY_PATTERN = /^rk_(?:live|test)_[A-Za-z0-9]{24,}$/;
+
+/** Response and request headers (contract §1, §7, §8). */
+export const HEADER_REQUEST_ID = 'x-request-id';
+export const HEADER_IDEMPOTENCY_KEY = 'idempotency-key';
+export const HEADER_RETRY_AFTER = 'retry-after';
+export const HEADER_RATE_LIMIT_LIMIT = 'x-ratelimit-limit';
+export const HEADER_RATE_LIMIT_REMAINING = 'x-ratelimit-remaining';
+export const HEADER_RATE_LIMIT_RESET = 'x-ratelimit-reset';
+
+/** Error codes by status (contract §6). Codes may gain values; clients keep any string. */
+export const ERROR_CODES = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'insufficient_scope',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'validation_error',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'unavailable',
+} as const;
+
+/** Paging bounds (contract §4, §5). */
+export const PAGE_LIMIT_MIN = 1;
+export const PAGE_LIMIT_MAX = 100;
+export const PAGE_LIMIT_DEFAULT = 20;
+
+/** Input bounds (contract §4). */
+export const MESSAGE_MAX_LENGTH = 500;
+export const POINTS_MAX = 1000;
+export const PERIOD_MAX_DAYS = 365;
+export const DEFAULT_PERIOD = '30d';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** Rate-limit tiers in requests per minute, and the burst allowance (contract §7). */
+export const RATE_LIMIT_TIERS = [10, 100, 1000] as const;
+export const RATE_LIMIT_BURST_RATIO = 0.2;
+
+/** Webhook deliveries follow Standard Webhooks (contract §9). */
+export const WEBHOOK_HEADER_ID = 'webhook-id';
+export const WEBHOOK_HEADER_TIMESTAMP = 'webhook-timestamp';
+export const WEBHOOK_HEADER_SIGNATURE = 'webhook-signature';
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+export const WEBHOOK_SIGNATURE_VERSION = 'v1';
+/** Receivers reject timestamps further than this from their clock, in seconds. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+/** Seconds after a failed delivery at which the service tries again; 8 attempts in all. */
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+/** A delivery that gets no 2xx answer within this many ms has failed. */
+export const WEBHOOK_DELIVERY_TIMEOUT_MS = 15_000;
+
+/** The 18 event types by group (contract §9). Types added later still verify. */
+export const WEBHOOK_EVENT_TYPES = [
+  'recognition.created',
+  'recognition.updated',
+  'recognition.deleted',
+  'user.created',
+  'user.updated',
+  'user.deactivated',
+  'reward.created',
+  'reward.updated',
+  'reward.deleted',
+  'reward.redeemed',
+  'team.created',
+  'team.updated',
+  'team.deleted',
+  'team.member_added',
+  'team.member_removed',
+  'budget.created',
+  'budget.updated',
+  'budget.depleted',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Scopes by operation group (contract §2). */
+export const SCOPES = [
+  'recognitions:read',
+  'recognitions:write',
+  'users:read',
+  'rewards:read',
+  'teams:read',
+  'webhooks:read',
+  'webhooks:write',
+  'budgets:read',
+  'analytics:read',
+] as const;
+export type Scope = (typeof SCOPES)[number];

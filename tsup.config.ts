@@ -1,0 +1,21 @@
+import { defineConfig, type Options } from 'tsup';
+
+const shared: Options = {
+  entry: {
+    index: 'src/index.ts',
+    webhooks: 'src/webhooks/index.ts',
+    testing: 'src/testing/index.ts',
+  },
+  dts: true,
+  target: 'es2022',
+  platform: 'neutral',
+  sourcemap: true,
+  external: ['zod', 'msw', /^node:/],
+};
+
+export default defineConfig([
+  // ESM keeps ky external, so an app that already uses ky shares one copy.
+  { ...shared, format: ['esm'], external: [...(shared.external ?? []), 'ky'] },
+  // ky ships only ESM: the CommonJS build carries its own copy so `require` works on every Node 20+.
+  { ...shared, format: ['cjs'], noExternal: ['ky'] },
+]);
