@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Tests and examples import the package by its public name; here that name means the sources.
+    alias: [
+      { find: /^@employee-recognition\/sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^@employee-recognition\/sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^@employee-recognition\/sdk$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
