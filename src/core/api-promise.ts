@@ -1,0 +1,86 @@
+import {
+  HEADER_RATE_LIMIT_LIMIT,
+  HEADER_RATE_LIMIT_REMAINING,
+  HEADER_RATE_LIMIT_RESET,
+  HEADER_REQUEST_ID,
+} from '../contract.js';
+import type { RawResponse } from './request.js';
+
+/** The X-RateLimit-* headers of an answer, parsed. */
+export interface RateLimitInfo {
+  /** Requests allowed per window (the key's tier). */
+  limit: number;
+  /** Requests left in the current window. */
+  remaining: number;
+  /** When the window resets. */
+  reset: Date;
+}
+
+/** What `withResponse()` gives: the call's result beside the HTTP answer it came from. */
+export interface WithResponse<T> {
+  /** Exactly what awaiting the call gives. */
+  data: T;
+  /** The HTTP answer; its body has already been read. */
+  response: Response;
+  /** The answer's X-Request-Id. */
+  requestId: string | undefined;
+  /** The answer's rate-limit headers, where present. */
+  rateLimit: RateLimitInfo | undefined;
+}
+
+/**
+ * The promise every method returns: await it for the parsed body, or call `withResponse()` for the
+ * response, request id and rate-limit state too. The request starts when the method is called.
+ */
+export class ApiPromise<T> implements PromiseLike<T> {
+  readonly #raw: Promise<RawResponse>;
+  readonly #parse: (raw: RawResponse) => T;
+  #result: Promise<WithResponse<T>> | undefined;
+
+  constructor(raw: Promise<RawResponse>, parse: (raw: RawResponse) => T) {
+    this.#raw = raw;
+    this.#parse = parse;
+  }
+
+  /** The parsed result together with the response, its request id and rate-limit state. */
+  withResponse(): Promise<WithResponse<T>> {
+    this.#result ??= this.#raw.then((raw) => ({
+      data: this.#parse(raw),
+      response: raw.response,
+      requestId: raw.response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+      rateLimit: parseRateLimit(raw.response.headers),
+    }));
+    return this.#result;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: being thenable is the point of this class.
+  then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.withResponse()
+      .then((result) => result.data)
+      .then(onFulfilled, onRejected);
+  }
+
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.then(undefined, onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onFinally);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'ApiPromise';
+  }
+}
+
+/** Parses X-RateLimit-Limit, -Remaining and -Reset (Unix seconds); undefined if any is missing. */
+export function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
+  const limit = Number(headers.get(HEADER_RATE_LIMIT_LIMIT) ?? Number.NaN);
+  const remaining = Number(headers.get(HEADER_RATE_LIMIT_REMAINING) ?? Number.NaN);
+  const reset = Number(headers.get(HEADER_RATE_LIMIT_RESET) ?? Number.NaN);
+  if ([limit, remaining, reset].some(Number.isNaN)) return undefined;
+  return { limit, remaining, reset: new Date(reset * 1000) };
+}

@@ -1,0 +1,113 @@
+import * as z from 'zod/mini';
+import { ApiPromise } from './api-promise.js';
+import { UnprocessableEntityError } from './errors.js';
+import { Page, type PageParams, PagePromise, type Pagination } from './pagination.js';
+import type { ApiRequest, QueryValue, RequestOptions, Transport } from './request.js';
+import { parseInput, parseResponse } from './validation.js';
+
+const paginationSchema = z.looseObject({
+  page: z.int(),
+  total_pages: z.int(),
+  next_cursor: z.optional(z.nullable(z.string())),
+});
+
+/** The schema of a list answer whose records match `item` (contract §5). */
+export function pageSchema<S extends z.ZodMiniType>(item: S) {
+  return z.looseObject({ data: z.array(item), pagination: paginationSchema });
+}
+
+/** The schema of a single-record answer, `{ data: record }`. */
+export function dataSchema<S extends z.ZodMiniType>(record: S) {
+  return z.looseObject({ data: record });
+}
+
+/**
+ * An id made safe for a path: a non-empty string, URL-encoded, and never `.` or `..`, which URL
+ * parsers resolve as path steps even when percent-encoded.
+ */
+export function pathId(id: unknown, field = 'id'): string {
+  const problem =
+    typeof id !== 'string'
+      ? 'must be a string'
+      : id.trim() === ''
+        ? 'must not be empty'
+        : id === '.' || id === '..'
+          ? 'must not be "." or ".."'
+          : undefined;
+  if (problem) {
+    throw new UnprocessableEntityError({
+      status: 422,
+      code: 'validation_error',
+      message: `${field}: ${problem}`,
+      details: [{ field, message: problem }],
+      local: true,
+    });
+  }
+  return encodeURIComponent(id as string);
+}
+
+/**
+ * Base of the resource namespaces: each method describes its request, and this sends it through
+ * the client's transport and checks the answer's shape. Request building runs inside the promise,
+ * so invalid input rejects the returned promise (nothing is sent) instead of throwing.
+ */
+export abstract class ApiResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** Sends one request; `response` is the answer's schema, or null for a 204 without body. */
+  protected request<S extends z.ZodMiniType>(
+    build: () => ApiRequest,
+    response: S,
+    options?: RequestOptions,
+  ): ApiPromise<z.output<S>>;
+  protected request(
+    build: () => ApiRequest,
+    response: null,
+    options?: RequestOptions,
+  ): ApiPromise<void>;
+  protected request(
+    build: () => ApiRequest,
+    response: z.ZodMiniType | null,
+    options: RequestOptions = {},
+  ): ApiPromise<unknown> {
+    let request: ApiRequest;
+    const raw = Promise.resolve().then(() => {
+      request = build();
+      return this.#transport(request, options);
+    });
+    return new ApiPromise(raw, (answer) =>
+      response === null ? undefined : parseResponse(response, answer, request),
+    );
+  }
+
+  /** Requests a page of a paginated list, validating `params` first; the result can be iterated. */
+  protected requestPage<Item, Params extends PageParams>(
+    path: string,
+    paramsSchema: z.ZodMiniType<Record<string, QueryValue>, Params>,
+    page: z.ZodMiniType<{ data: Item[]; pagination: Pagination }>,
+    params: Params,
+    options: RequestOptions = {},
+  ): PagePromise<Item, Params> {
+    const fetchPage = (
+      pageParams: Params,
+      pageOptions: RequestOptions,
+    ): PagePromise<Item, Params> => {
+      const request: ApiRequest = { method: 'GET', path };
+      const raw = Promise.resolve().then(() => {
+        request.query = parseInput(paramsSchema, pageParams);
+        return this.#transport(request, pageOptions);
+      });
+      return new PagePromise(
+        raw,
+        (answer) =>
+          new Page(parseResponse(page, answer, request), pageParams, fetchPage, pageOptions),
+        pageOptions,
+      );
+    };
+    return fetchPage(params, options);
+  }
+}
