@@ -17,8 +17,7 @@ export interface WebhookHeaders {
 }
 
 function toUnixSeconds(timestamp: number | Date): number {
-  const seconds =
-    timestamp instanceof Date ? Math.floor(timestamp.getTime() / 1000) : (timestamp as number);
+  const seconds = timestamp instanceof Date ? Math.floor(timestamp.getTime() / 1000) : timestamp;
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
     throw new RangeError(
       'timestamp must be a valid Date or a whole, non-negative Unix seconds value',
