@@ -28,6 +28,9 @@ export const CLIENT_DEFAULTS = {
   maxRetries: 2,
 } as const;
 
+/** The longest timer JavaScript runtimes can set (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /** The options a client runs with, after defaults and environment fallbacks. */
 export interface ClientConfig {
   apiKey: ApiKeySource;
@@ -70,8 +73,8 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
   return {
     apiKey,
     baseUrl: normalizeBaseUrl(options.baseUrl ?? readEnv(ENV_BASE_URL) ?? DEFAULT_BASE_URL),
-    timeout: checkNumber('timeout', options.timeout ?? CLIENT_DEFAULTS.timeout, 1),
-    maxRetries: checkNumber('maxRetries', options.maxRetries ?? CLIENT_DEFAULTS.maxRetries, 0),
+    timeout: checkNumber('timeout', options.timeout ?? CLIENT_DEFAULTS.timeout, 1, MAX_TIMEOUT_MS),
+    maxRetries: checkNumber('maxRetries', options.maxRetries ?? CLIENT_DEFAULTS.maxRetries, 0, 100),
     fetch: options.fetch,
     headers: { ...options.headers },
   };
@@ -82,8 +85,8 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
  * shaped like an API key but malformed. The message never quotes the credential.
  */
 export function checkCredential(credential: string, toError: (message: string) => Error): void {
-  if (credential.trim() === '' || /[\s\0-\x1f\x7f]/.test(credential)) {
-    throw toError('The API key is empty or contains whitespace or control characters.');
+  if (credential.trim() === '' || !/^[\x21-\x7e]+$/.test(credential)) {
+    throw toError('The API key is empty or contains whitespace, control or non-ASCII characters.');
   }
   if (/^rk_(?:live|test)_/.test(credential) && !API_KEY_PATTERN.test(credential)) {
     throw toError(
@@ -107,9 +110,9 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return trimmed;
 }
 
-function checkNumber(option: string, value: number, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new ConfigurationError(option, `\`${option}\` must be a finite number ≥ ${min}.`);
+function checkNumber(option: string, value: number, min: number, max: number): number {
+  if (typeof value !== 'number' || !(value >= min && value <= max)) {
+    throw new ConfigurationError(option, `\`${option}\` must be a number from ${min} to ${max}.`);
   }
   return value;
 }

@@ -1,0 +1,388 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  ApiUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  EmployeeRecognitionError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from '../../src/core/errors.js';
+import { getUsers, TEST_API_KEY, TEST_BASE_URL, testTransport } from '../support/core.js';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  vi.useRealTimers();
+});
+afterAll(() => server.close());
+
+const USERS_URL = `${TEST_BASE_URL}/v1/users`;
+const ok = () => HttpResponse.json({ data: [] }, { headers: { 'x-request-id': 'req_ok' } });
+
+function errorBody(code: string, message: string, details?: unknown) {
+  return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+/** Answers with the given responses in turn, recording each request. */
+function script(method: 'get' | 'post', url: string, ...responses: Array<() => Response>) {
+  const requests: Request[] = [];
+  server.use(
+    http[method](url, ({ request }) => {
+      requests.push(request.clone());
+      const next = responses[Math.min(requests.length - 1, responses.length - 1)];
+      return next?.() ?? ok();
+    }),
+  );
+  return requests;
+}
+
+/** Runs a call under fake timers, moving the clock until it settles. */
+async function settleWithFakeTimers<T>(call: () => Promise<T>) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const started = Date.now();
+  const outcome = call().then(
+    (value) => ({ value, error: undefined }),
+    (error: unknown) => ({ value: undefined, error }),
+  );
+  await vi.runAllTimersAsync();
+  const result = await outcome;
+  return { ...result, elapsed: Date.now() - started };
+}
+
+describe('authentication', () => {
+  it('sends the API key as a Bearer credential with JSON and SDK headers', async () => {
+    const requests = script('get', USERS_URL, ok);
+    await getUsers();
+    const headers = requests[0]!.headers;
+    expect(headers.get('authorization')).toBe(`Bearer ${TEST_API_KEY}`);
+    expect(headers.get('accept')).toBe('application/json');
+    expect(headers.get('user-agent')).toMatch(
+      /^employee-recognition-sdk-typescript\/\d+\.\d+\.\d+ node\//,
+    );
+  });
+
+  it('calls an async token function before every attempt, so a retry carries a fresh token', async () => {
+    const requests = script('get', USERS_URL, () => new HttpResponse(null, { status: 503 }), ok);
+    let issued = 0;
+    const apiKey = async () => `oauth-token-${++issued}`;
+    await settleWithFakeTimers(() => getUsers({ apiKey }));
+    expect(requests.map((request) => request.headers.get('authorization'))).toEqual([
+      'Bearer oauth-token-1',
+      'Bearer oauth-token-2',
+    ]);
+  });
+
+  it('fails without sending when the token function throws, keeping the cause', async () => {
+    const requests = script('get', USERS_URL, ok);
+    const cause = new Error('refresh failed');
+    const error = await getUsers({ apiKey: () => Promise.reject(cause) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmployeeRecognitionError);
+    expect((error as Error).cause).toBe(cause);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('rejects a token function result that is not a usable credential, locally', async () => {
+    const requests = script('get', USERS_URL, ok);
+    const error = await getUsers({ apiKey: async () => 'has space' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, local: true });
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('errors from answers', () => {
+  const cases = [
+    [400, 'invalid_request', BadRequestError],
+    [401, 'unauthorized', AuthenticationError],
+    [403, 'insufficient_scope', PermissionDeniedError],
+    [404, 'not_found', NotFoundError],
+    [409, 'conflict', ConflictError],
+    [422, 'validation_error', UnprocessableEntityError],
+    [429, 'rate_limited', RateLimitError],
+    [500, 'internal_error', InternalServerError],
+    [503, 'unavailable', InternalServerError],
+  ] as const;
+
+  it.each(cases)('status %i gives %s as its own class', async (status, code, ErrorClass) => {
+    const details = [{ field: 'recipient_id', message: 'must be a UUID' }];
+    script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody(code, `service says ${code}`, details), {
+        status,
+        headers: { 'x-request-id': `req_${status}`, 'retry-after': '120' },
+      }),
+    );
+    const error = await getUsers({ maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error).toMatchObject({
+      status,
+      code,
+      message: `service says ${code}`,
+      requestId: `req_${status}`,
+      details,
+      local: false,
+    });
+    expect((error as { headers: Headers }).headers.get('x-request-id')).toBe(`req_${status}`);
+  });
+
+  it('reports an HTML page from a proxy by its status and title', async () => {
+    script(
+      'get',
+      USERS_URL,
+      () =>
+        new HttpResponse(
+          '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+          {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+          },
+        ),
+    );
+    const error = await getUsers({ maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ status: 502, code: 'http_502', details: undefined });
+    expect((error as Error).message).toContain('502 Bad Gateway');
+  });
+
+  it('reports an empty body by its status', async () => {
+    script(
+      'get',
+      USERS_URL,
+      () => new HttpResponse(null, { status: 404, statusText: 'Not Found' }),
+    );
+    const error = await getUsers().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ code: 'not_found', message: '404 Not Found (empty body)' });
+  });
+
+  it('reports truncated JSON as text, without a parse error', async () => {
+    script('get', USERS_URL, () => new HttpResponse('{"error": {"code": "inval', { status: 400 }));
+    const error = await getUsers().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toContain('{"error": {"code": "inval');
+  });
+});
+
+describe('retries', () => {
+  it('retries 429 after the Retry-After seconds, then succeeds', async () => {
+    const requests = script(
+      'get',
+      USERS_URL,
+      () =>
+        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+          status: 429,
+          headers: { 'retry-after': '3' },
+        }),
+      ok,
+    );
+    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
+    expect(error).toBeUndefined();
+    expect(requests).toHaveLength(2);
+    expect(elapsed).toBe(3000);
+  });
+
+  it('retries 429 at the HTTP-date of Retry-After', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'Date'],
+      now: Date.UTC(2026, 10, 22, 9, 0, 0),
+    });
+    const requests = script(
+      'get',
+      USERS_URL,
+      () =>
+        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+          status: 429,
+          headers: { 'retry-after': new Date(Date.UTC(2026, 10, 22, 9, 0, 5)).toUTCString() },
+        }),
+      ok,
+    );
+    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
+    expect(error).toBeUndefined();
+    expect(requests).toHaveLength(2);
+    expect(elapsed).toBe(5000);
+  });
+
+  it('gives up after maxRetries with a RateLimitError carrying retryAfter', async () => {
+    const requests = script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+        status: 429,
+        headers: { 'retry-after': '1' },
+      }),
+    );
+    const { error } = await settleWithFakeTimers(() => getUsers({ maxRetries: 3 }));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(1000);
+    expect(requests).toHaveLength(4);
+  });
+
+  it('does not wait on a Retry-After over 60 s: the caller gets the RateLimitError at once', async () => {
+    const requests = script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+        status: 429,
+        headers: { 'retry-after': '61' },
+      }),
+    );
+    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(61_000);
+    expect(requests).toHaveLength(1);
+    expect(elapsed).toBe(0);
+  });
+
+  it.each([408, 500, 502, 503, 504])('retries %i with exponential backoff', async (status) => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const requests = script('get', USERS_URL, () => new HttpResponse(null, { status }));
+    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
+    expect((error as { status: number }).status).toBe(status);
+    expect(requests).toHaveLength(3);
+    expect(elapsed).toBe(500 + 1000);
+  });
+
+  it('spreads backoff with jitter of at most a quarter of the delay', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    script('get', USERS_URL, () => new HttpResponse(null, { status: 500 }), ok);
+    const { elapsed } = await settleWithFakeTimers(() => getUsers());
+    expect(elapsed).toBeGreaterThanOrEqual(375);
+    expect(elapsed).toBeLessThan(500);
+  });
+
+  it('retries a connection reset and succeeds', async () => {
+    const requests = script('get', USERS_URL, () => HttpResponse.error(), ok);
+    const { error, value } = await settleWithFakeTimers(() => getUsers());
+    expect(error).toBeUndefined();
+    expect(value?.body).toEqual({ data: [] });
+    expect(requests).toHaveLength(2);
+  });
+
+  it('gives ApiConnectionError when the connection keeps failing', async () => {
+    script('get', USERS_URL, () => HttpResponse.error());
+    const { error } = await settleWithFakeTimers(() => getUsers());
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).not.toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it.each([400, 401, 403, 404, 409, 422])('never retries %i', async (status) => {
+    const requests = script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('x', 'no'), { status }),
+    );
+    const { error } = await settleWithFakeTimers(() => getUsers());
+    expect((error as { status: number }).status).toBe(status);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('takes maxRetries per call over the client setting', async () => {
+    const requests = script('get', USERS_URL, () => new HttpResponse(null, { status: 500 }));
+    await settleWithFakeTimers(() => getUsers({ maxRetries: 5 }, { maxRetries: 0 }));
+    expect(requests).toHaveLength(1);
+  });
+
+  it('retries a POST with the same Idempotency-Key on every attempt', async () => {
+    const requests = script(
+      'post',
+      `${TEST_BASE_URL}/v1/recognitions`,
+      () => new HttpResponse(null, { status: 500 }),
+      () => HttpResponse.error(),
+      () => HttpResponse.json({ data: {} }, { status: 201 }),
+    );
+    const transport = testTransport();
+    const { error } = await settleWithFakeTimers(() =>
+      transport({ method: 'POST', path: '/v1/recognitions', body: { message: 'thanks' } }),
+    );
+    expect(error).toBeUndefined();
+    const keys = requests.map((request) => request.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await requests[2]!.json()).toEqual({ message: 'thanks' });
+    expect(requests[2]!.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('gives each POST call its own Idempotency-Key, and uses the caller’s when given', async () => {
+    const requests = script('post', `${TEST_BASE_URL}/v1/recognitions`, () =>
+      HttpResponse.json({ data: {} }, { status: 201 }),
+    );
+    const transport = testTransport();
+    const post = { method: 'POST', path: '/v1/recognitions', body: {} } as const;
+    await transport(post);
+    await transport(post);
+    await transport(post, { idempotencyKey: 'order-42' });
+    const keys = requests.map((request) => request.headers.get('idempotency-key'));
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[2]).toBe('order-42');
+  });
+
+  it('rejects an Idempotency-Key over 255 characters before sending', async () => {
+    const requests = script('post', `${TEST_BASE_URL}/v1/recognitions`, ok);
+    const error = await testTransport()(
+      { method: 'POST', path: '/v1/recognitions', body: {} },
+      { idempotencyKey: 'k'.repeat(256) },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(error).toMatchObject({ local: true, details: [{ field: 'idempotencyKey' }] });
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  const hang = () => new Promise<Response>(() => {});
+
+  it('abandons an attempt after `timeout` ms, retries it, then gives ApiTimeoutError', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const requests = script('get', USERS_URL);
+    server.use(
+      http.get(USERS_URL, ({ request }) => {
+        requests.push(request);
+        return hang();
+      }),
+    );
+    const { error, elapsed } = await settleWithFakeTimers(() =>
+      getUsers({ timeout: 1000, maxRetries: 1 }),
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect((error as Error).message).toBe('The request timed out after 1000 ms.');
+    expect(requests).toHaveLength(2);
+    expect(elapsed).toBe(1000 + 500 + 1000);
+  });
+
+  it('takes the timeout per call over the client setting', async () => {
+    server.use(http.get(USERS_URL, hang));
+    const { error, elapsed } = await settleWithFakeTimers(() =>
+      getUsers({ timeout: 60_000, maxRetries: 0 }, { timeout: 250 }),
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(elapsed).toBe(250);
+  });
+
+  it('cancels at once when the caller aborts, even while waiting to retry', async () => {
+    const requests = script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+        status: 429,
+        headers: { 'retry-after': '30' },
+      }),
+    );
+    const controller = new AbortController();
+    const call = getUsers({}, { signal: controller.signal });
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    controller.abort(new Error('user left'));
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiUserAbortError);
+    expect((error as Error).cause).toEqual(new Error('user left'));
+    expect(requests).toHaveLength(1);
+  });
+
+  it('fails at once for a signal that is already aborted', async () => {
+    const requests = script('get', USERS_URL, ok);
+    const error = await getUsers({}, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiUserAbortError);
+    expect(requests).toHaveLength(0);
+  });
+});
