@@ -14,7 +14,9 @@ type Issue = z.core.$ZodIssue;
  * UnprocessableEntityError the service would answer, with `local: true` and a detail per field.
  */
 export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput: zod drops `input` from issues otherwise, and describe() needs it to tell
+  // "is required" from "must be an integer".
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const details = result.error.issues.flatMap(toDetails);
   throw new UnprocessableEntityError({
@@ -33,7 +35,8 @@ export function parseResponse<S extends z.ZodMiniType>(
   request: ApiRequest,
 ): z.output<S> {
   const { response, body } = raw;
-  const result = body instanceof NotJson ? undefined : schema.safeParse(body);
+  const result =
+    body instanceof NotJson ? undefined : schema.safeParse(body, { reportInput: true });
   if (result?.success) return result.data;
   const issues: ResponseIssue[] = result
     ? result.error.issues.map((issue) => ({ path: pathOf(issue.path), message: describe(issue) }))
