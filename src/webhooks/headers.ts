@@ -1,10 +1,24 @@
+import type {
+  WEBHOOK_HEADER_ID,
+  WEBHOOK_HEADER_SIGNATURE,
+  WEBHOOK_HEADER_TIMESTAMP,
+} from '../contract.js';
+
+type HeaderValue = string | readonly string[] | undefined;
+type WebhookHeaderName =
+  | typeof WEBHOOK_HEADER_ID
+  | typeof WEBHOOK_HEADER_TIMESTAMP
+  | typeof WEBHOOK_HEADER_SIGNATURE;
+
 /**
  * Request headers: a Fetch `Headers`, or a plain object as Node's `req.headers` and Express give
- * them (names in any case, values possibly arrays).
+ * them (names in any case, values possibly arrays). The last member admits interfaces without an
+ * index signature, such as the headers `signWebhook` returns.
  */
 export type WebhookRequestHeaders =
   | Headers
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  | { readonly [name: string]: HeaderValue }
+  | { readonly [name in WebhookHeaderName]?: HeaderValue };
 
 /**
  * The value of header `name` (lower case), or `undefined` when it is absent or empty. Repeated

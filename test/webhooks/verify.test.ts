@@ -1,0 +1,374 @@
+import { describe, expect, it, vi } from 'vitest';
+import { nodeCrypto } from '../../src/webhooks/crypto-node.js';
+import { webCrypto } from '../../src/webhooks/crypto-web.js';
+import type { WebhookRequestHeaders } from '../../src/webhooks/headers.js';
+import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
+import type { WebhookPayload } from '../../src/webhooks/payload.js';
+import { type VerifyWebhookOptions, verifyWith } from '../../src/webhooks/verify.js';
+import {
+  BODY,
+  expectRejection,
+  ID,
+  NOW,
+  NOW_MS,
+  OTHER_SECRET,
+  recognitionCreated,
+  SECRET,
+  sign,
+} from './fixtures.js';
+
+const backends = [
+  ['node:crypto', nodeCrypto()!],
+  ['Web Crypto', webCrypto],
+] as const;
+
+describe.each(backends)('verifyWith(%s)', (_name, backend) => {
+  const verify = (
+    payload: WebhookPayload,
+    headers: WebhookRequestHeaders,
+    secret: string | string[] = SECRET,
+    options: VerifyWebhookOptions = { now: NOW_MS },
+  ) => verifyWith(backend, payload, headers, secret, options);
+
+  describe('valid deliveries', () => {
+    it('resolves to the parsed event for a correctly signed body', async () => {
+      await expect(verify(BODY, await sign())).resolves.toEqual(recognitionCreated);
+    });
+
+    it('accepts the body as a string, a Uint8Array, a Node Buffer or an ArrayBuffer', async () => {
+      const headers = await sign();
+      const bytes = new TextEncoder().encode(BODY);
+      for (const payload of [BODY, bytes, Buffer.from(BODY), bytes.buffer]) {
+        await expect(verify(payload, headers)).resolves.toEqual(recognitionCreated);
+      }
+    });
+
+    it('verifies only the bytes a Uint8Array views, not the rest of its buffer', async () => {
+      const bytes = new TextEncoder().encode(`junk${BODY}junk`);
+      const view = bytes.subarray(4, bytes.length - 4);
+      await expect(verify(view, await sign())).resolves.toEqual(recognitionCreated);
+    });
+
+    it('accepts a Fetch Headers object', async () => {
+      await expect(verify(BODY, new Headers({ ...(await sign()) }))).resolves.toEqual(
+        recognitionCreated,
+      );
+    });
+
+    it('reads plain header objects whatever the case of the names', async () => {
+      const headers = await sign();
+      const mixed = {
+        'Webhook-Id': headers['webhook-id'],
+        'WEBHOOK-TIMESTAMP': headers['webhook-timestamp'],
+        'wEbHoOk-SiGnAtUrE': headers['webhook-signature'],
+      };
+      await expect(verify(BODY, mixed)).resolves.toEqual(recognitionCreated);
+    });
+
+    it('passes through events of types it does not know yet', async () => {
+      const body = JSON.stringify({ ...recognitionCreated, type: 'recognition.reacted' });
+      await expect(verify(body, await sign(body))).resolves.toMatchObject({
+        type: 'recognition.reacted',
+      });
+    });
+  });
+
+  describe('body and signature', () => {
+    it('rejects a tampered body with invalid_signature', async () => {
+      const headers = await sign();
+      await expectRejection(verify(BODY.replace('10', '99'), headers), 'invalid_signature');
+    });
+
+    it('rejects a body signed with another secret with invalid_signature', async () => {
+      await expectRejection(verify(BODY, await sign(BODY, OTHER_SECRET)), 'invalid_signature');
+    });
+
+    it('rejects a changed webhook-id with invalid_signature', async () => {
+      const headers = { ...(await sign()), 'webhook-id': 'evt_other' };
+      await expectRejection(verify(BODY, headers), 'invalid_signature');
+    });
+
+    it('accepts a delivery signed with any one of several secrets (rotation)', async () => {
+      await expect(verify(BODY, await sign(), [OTHER_SECRET, SECRET])).resolves.toBeDefined();
+      const rotated = await sign(BODY, OTHER_SECRET);
+      await expect(verify(BODY, rotated, [SECRET, OTHER_SECRET])).resolves.toBeDefined();
+    });
+
+    it('accepts a header with several v1 entries when any one matches', async () => {
+      const good = (await sign())['webhook-signature'];
+      const other = (await sign(BODY, OTHER_SECRET))['webhook-signature'];
+      for (const signature of [`${other} ${good}`, `${good} ${other}`, `${other}  ${good} `]) {
+        const headers = { ...(await sign()), 'webhook-signature': signature };
+        await expect(verify(BODY, headers)).resolves.toEqual(recognitionCreated);
+      }
+    });
+
+    it('ignores entries of other versions, even when they carry the right signature', async () => {
+      const headers = await sign();
+      const mac = headers['webhook-signature'].slice('v1,'.length);
+      for (const entry of [`v2,${mac}`, `v1a,${mac}`, `V1,${mac}`, `xv1,${mac}`, mac]) {
+        const changed = { ...headers, 'webhook-signature': entry };
+        await expectRejection(verify(BODY, changed), 'invalid_signature');
+      }
+      const mixed = { ...headers, 'webhook-signature': `v2,${mac} v1,${mac}` };
+      await expect(verify(BODY, mixed)).resolves.toEqual(recognitionCreated);
+    });
+
+    it('rejects base64 garbage and truncated signatures, and still finds a good entry beside them', async () => {
+      const headers = await sign();
+      const good = headers['webhook-signature'];
+      for (const garbage of ['v1,!!!!', 'v1,', 'v1,====', 'v1,AAAA', good.slice(0, -4), 'v1']) {
+        await expectRejection(
+          verify(BODY, { ...headers, 'webhook-signature': garbage }),
+          'invalid_signature',
+        );
+        const mixed = { ...headers, 'webhook-signature': `${garbage} ${good}` };
+        await expect(verify(BODY, mixed)).resolves.toEqual(recognitionCreated);
+      }
+    });
+  });
+
+  describe('binary payloads', () => {
+    // Bytes that are not UTF-8: decoding them to text and encoding again would change them.
+    const binary = new Uint8Array([0x7b, 0xff, 0xfe, 0x00, 0xc3, 0x28, 0x80, 0x7d]);
+
+    it('signs the exact bytes: non-UTF-8 bodies pass the signature check, then fail as invalid_payload', async () => {
+      const headers = await sign(binary);
+      await expectRejection(verify(binary, headers), 'invalid_payload');
+      await expectRejection(verify(binary.slice().buffer, headers), 'invalid_payload');
+    });
+
+    it('rejects a non-UTF-8 body with one byte changed with invalid_signature', async () => {
+      const headers = await sign(binary);
+      const tampered = binary.slice();
+      tampered[2] = 0xfd;
+      await expectRejection(verify(tampered, headers), 'invalid_signature');
+      await expectRejection(verify(tampered.buffer, headers), 'invalid_signature');
+    });
+  });
+
+  describe('verified bodies that are not events', () => {
+    it.each([
+      ['not JSON', 'hello'],
+      ['empty', ''],
+      ['JSON null', 'null'],
+      ['a JSON array', '[]'],
+      ['an object without type', '{"id":"evt_1"}'],
+      ['an object with a numeric type', '{"type":1}'],
+      ['a JSON string', '"recognition.created"'],
+    ])('rejects a body that is %s with invalid_payload', async (_case, body) => {
+      await expectRejection(verify(body, await sign(body)), 'invalid_payload');
+    });
+
+    it('rejects a payload that is neither string, Uint8Array nor ArrayBuffer with invalid_payload', async () => {
+      const headers = await sign();
+      for (const payload of [undefined, null, 42, { type: 'user.created' }]) {
+        await expectRejection(verify(payload as unknown as string, headers), 'invalid_payload');
+      }
+    });
+  });
+
+  describe('timestamps', () => {
+    it('accepts timestamps exactly at the tolerance, both ways', async () => {
+      await expect(verify(BODY, await sign(BODY, SECRET, NOW - 300))).resolves.toBeDefined();
+      await expect(verify(BODY, await sign(BODY, SECRET, NOW + 300))).resolves.toBeDefined();
+    });
+
+    it('rejects a timestamp one second too old with timestamp_too_old', async () => {
+      await expectRejection(verify(BODY, await sign(BODY, SECRET, NOW - 301)), 'timestamp_too_old');
+    });
+
+    it('rejects a timestamp one second too far ahead with timestamp_too_new', async () => {
+      await expectRejection(verify(BODY, await sign(BODY, SECRET, NOW + 301)), 'timestamp_too_new');
+    });
+
+    it('applies a custom tolerance at its edge', async () => {
+      const options = { now: NOW_MS, tolerance: 10 };
+      const atEdge = await sign(BODY, SECRET, NOW - 10);
+      await expect(verify(BODY, atEdge, SECRET, options)).resolves.toBeDefined();
+      await expectRejection(
+        verify(BODY, await sign(BODY, SECRET, NOW - 11), SECRET, options),
+        'timestamp_too_old',
+      );
+      await expectRejection(
+        verify(BODY, await sign(BODY, SECRET, NOW + 11), SECRET, options),
+        'timestamp_too_new',
+      );
+    });
+
+    it('checks the timestamp before the signature, like the reference library', async () => {
+      const headers = { ...(await sign(BODY, SECRET, NOW - 301)), 'webhook-signature': 'v1,AAAA' };
+      await expectRejection(verify(BODY, headers), 'timestamp_too_old');
+    });
+
+    it('takes now as a Date, epoch milliseconds or a function', async () => {
+      const headers = await sign();
+      for (const now of [new Date(NOW_MS), NOW_MS + 999, () => NOW_MS, () => new Date(NOW_MS)]) {
+        await expect(verify(BODY, headers, SECRET, { now })).resolves.toBeDefined();
+      }
+    });
+
+    it.each([
+      '1795000000.0',
+      '-1795000000',
+      '+1795000000',
+      ' 1795000000',
+      '1795000000 ',
+      '1.795e9',
+      '0x6afd6200',
+      'soon',
+      '１７９５０００００００',
+    ])('rejects the timestamp %j with invalid_timestamp', async (timestamp) => {
+      const headers = { ...(await sign()), 'webhook-timestamp': timestamp };
+      await expectRejection(verify(BODY, headers), 'invalid_timestamp');
+    });
+
+    it('rejects an invalid tolerance or clock with a RangeError, since they would pass any timestamp', async () => {
+      const headers = await sign();
+      await expect(verify(BODY, headers, SECRET, { now: NOW_MS, tolerance: -1 })).rejects.toThrow(
+        RangeError,
+      );
+      await expect(
+        verify(BODY, headers, SECRET, { now: NOW_MS, tolerance: Number.NaN }),
+      ).rejects.toThrow(RangeError);
+      await expect(verify(BODY, headers, SECRET, { now: new Date(Number.NaN) })).rejects.toThrow(
+        RangeError,
+      );
+    });
+  });
+
+  describe('headers', () => {
+    it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const)(
+      'rejects a delivery without %s, or with it empty, with missing_header',
+      async (name) => {
+        const headers: Record<string, string | string[]> = { ...(await sign()) };
+        for (const absent of [undefined, '', []]) {
+          const changed = { ...headers, [name]: absent };
+          if (absent === undefined) delete changed[name];
+          await expectRejection(verify(BODY, changed), 'missing_header');
+        }
+        const fetchHeaders = new Headers(headers as Record<string, string>);
+        fetchHeaders.delete(name);
+        await expectRejection(verify(BODY, fetchHeaders), 'missing_header');
+      },
+    );
+
+    it('rejects missing or non-object headers with missing_header', async () => {
+      for (const headers of [undefined, null, 'webhook-id: x', {}]) {
+        await expectRejection(
+          verify(BODY, headers as unknown as WebhookRequestHeaders),
+          'missing_header',
+        );
+      }
+    });
+
+    it('accepts array values holding one entry, as some frameworks give them', async () => {
+      const headers = await sign();
+      const arrays = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]]));
+      await expect(verify(BODY, arrays)).resolves.toEqual(recognitionCreated);
+    });
+
+    it('tries every entry of a repeated webhook-signature header', async () => {
+      const headers = await sign();
+      const repeated = {
+        ...headers,
+        'webhook-signature': ['v1,AAAA', headers['webhook-signature']],
+      };
+      await expect(verify(BODY, repeated)).resolves.toEqual(recognitionCreated);
+      const fetchHeaders = new Headers({ ...headers, 'webhook-signature': 'v1,AAAA' });
+      fetchHeaders.append('webhook-signature', headers['webhook-signature']);
+      await expect(verify(BODY, fetchHeaders)).resolves.toEqual(recognitionCreated);
+    });
+
+    it('merges a header given under several spellings of its name, as a repeat', async () => {
+      const headers = await sign();
+      const twice = { ...headers, 'Webhook-Signature': 'v2,AAAA' };
+      await expect(verify(BODY, twice)).resolves.toEqual(recognitionCreated);
+    });
+
+    it('treats repeated webhook-timestamp values as invalid_timestamp and repeated ids as a different id', async () => {
+      const headers = await sign();
+      const timestamp = headers['webhook-timestamp'];
+      await expectRejection(
+        verify(BODY, { ...headers, 'webhook-timestamp': [timestamp, timestamp] }),
+        'invalid_timestamp',
+      );
+      await expectRejection(
+        verify(BODY, { ...headers, 'webhook-id': [ID, ID] }),
+        'invalid_signature',
+      );
+    });
+  });
+
+  describe('secrets', () => {
+    it.each([
+      ['without the whsec_ prefix', SECRET.slice('whsec_'.length)],
+      ['with another prefix', SECRET.replace('whsec_', 'whsk_')],
+      ['with nothing after the prefix', 'whsec_'],
+      ['with base64 garbage', 'whsec_not base64!'],
+      ['in base64url', 'whsec_-_-_'],
+      ['with misplaced padding', 'whsec_AA=A'],
+      ['of one base64 character', 'whsec_A'],
+      ['empty', ''],
+    ])('rejects a secret %s with invalid_secret', async (_case, secret) => {
+      await expectRejection(verify(BODY, await sign(), secret), 'invalid_secret');
+    });
+
+    it('rejects an empty list, or a list holding a bad secret, with invalid_secret', async () => {
+      await expectRejection(verify(BODY, await sign(), []), 'invalid_secret');
+      await expectRejection(verify(BODY, await sign(), [SECRET, 'whsec_']), 'invalid_secret');
+      await expectRejection(
+        verify(BODY, await sign(), [SECRET, 42 as unknown as string]),
+        'invalid_secret',
+      );
+    });
+
+    it('reports a bad secret before looking at the delivery', async () => {
+      await expectRejection(verify(BODY, {}, 'whsec_'), 'invalid_secret');
+    });
+
+    it('accepts a secret whose base64 has no padding', async () => {
+      const unpadded = 'whsec_c2VjcmV0IGtleQ'; // "secret key"
+      await expect(
+        verify(BODY, await sign(BODY, `${unpadded}==`), unpadded),
+      ).resolves.toBeDefined();
+    });
+
+    it('never puts the secret in an error message', async () => {
+      const key = SECRET.slice('whsec_'.length);
+      const attempts = [
+        async () => verify(BODY, await sign(BODY, OTHER_SECRET)),
+        async () => verify(BODY, {}),
+        async () => verify(BODY, await sign(BODY, SECRET, NOW - 301)),
+        async () => verify('nope', await sign('nope')),
+        async () => verify(BODY, await sign(), `${SECRET}!`),
+      ];
+      for (const attempt of attempts) {
+        const error = await attempt().catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(WebhookVerificationError);
+        expect((error as Error).message).not.toContain(key.slice(0, 8));
+      }
+    });
+  });
+});
+
+describe('verifyWebhook', () => {
+  it('verifies with the fastest backend the runtime offers (node:crypto here)', async () => {
+    const getBuiltinModule = vi.spyOn(process, 'getBuiltinModule');
+    await expect(verifyWebhook(BODY, await sign(), SECRET, { now: NOW_MS })).resolves.toEqual(
+      recognitionCreated,
+    );
+    await expectRejection(
+      verifyWebhook(BODY, await sign(), OTHER_SECRET, { now: NOW_MS }),
+      'invalid_signature',
+    );
+    // Chosen once: later calls reuse the backend (the spy sees at most the first lookup).
+    expect(getBuiltinModule.mock.calls.length).toBeLessThanOrEqual(1);
+  });
+
+  it('rejects with an Error subclass named WebhookVerificationError carrying a reason', async () => {
+    const error = await verifyWebhook(BODY, {}, SECRET).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ name: 'WebhookVerificationError', reason: 'missing_header' });
+  });
+});
