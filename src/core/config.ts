@@ -20,12 +20,16 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string> | undefined;
+  /** `'auto'` paces requests by the service's X-RateLimit-* headers so bursts avoid 429s.
+   * Default `'off'`: requests go at once and a 429 is retried after Retry-After. */
+  rateLimit?: 'auto' | 'off' | undefined;
 }
 
 /** Defaults of {@link ClientOptions}, in one place. */
 export const CLIENT_DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
+  rateLimit: 'off',
 } as const;
 
 /** The longest timer JavaScript runtimes can set (about 24.8 days). */
@@ -39,6 +43,7 @@ export interface ClientConfig {
   maxRetries: number;
   fetch: typeof globalThis.fetch | undefined;
   headers: Record<string, string>;
+  rateLimit: 'auto' | 'off';
 }
 
 /** A client option that cannot work. Thrown by `new Client()`, never later. */
@@ -77,6 +82,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     maxRetries: checkNumber('maxRetries', options.maxRetries ?? CLIENT_DEFAULTS.maxRetries, 0, 100),
     fetch: options.fetch,
     headers: { ...options.headers },
+    rateLimit: checkRateLimit(options.rateLimit ?? CLIENT_DEFAULTS.rateLimit),
   };
 }
 
@@ -108,6 +114,13 @@ export function normalizeBaseUrl(baseUrl: string): string {
     throw new ConfigurationError('baseUrl', '`baseUrl` must use http or https.');
   }
   return trimmed;
+}
+
+function checkRateLimit(value: string): 'auto' | 'off' {
+  if (value !== 'auto' && value !== 'off') {
+    throw new ConfigurationError('rateLimit', "`rateLimit` must be 'auto' or 'off'.");
+  }
+  return value;
 }
 
 function checkNumber(option: string, value: number, min: number, max: number): number {

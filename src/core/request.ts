@@ -12,6 +12,7 @@ import {
   UnprocessableEntityError,
 } from './errors.js';
 import { retryOptions } from './retry.js';
+import { Throttle } from './throttle.js';
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
@@ -82,9 +83,10 @@ export function createTransport(config: ClientConfig): Transport {
 
 function createKy(config: ClientConfig): KyInstance {
   const { apiKey } = config;
+  const throttle = config.rateLimit === 'auto' ? new Throttle() : undefined;
   return ky.create({
     prefixUrl: `${config.baseUrl}/`,
-    fetch: config.fetch,
+    fetch: throttle ? throttledFetch(throttle, config.fetch ?? globalThis.fetch) : config.fetch,
     headers: { accept: 'application/json', ...nodeUserAgent(), ...config.headers },
     retry: retryOptions(config.maxRetries),
     hooks: {
@@ -93,9 +95,29 @@ function createKy(config: ClientConfig): KyInstance {
         async (request) => {
           request.headers.set('authorization', `Bearer ${await resolveCredential(apiKey)}`);
         },
+        // Waiting here, before ky starts the attempt's timer, keeps pacing out of the timeout.
+        ...(throttle ? [(request: Request) => throttle.acquire(request.signal)] : []),
       ],
     },
   });
+}
+
+/** Tells the throttle how each attempt ended; it learns the window from the answer's headers. */
+function throttledFetch(
+  throttle: Throttle,
+  fetch: typeof globalThis.fetch,
+): typeof globalThis.fetch {
+  return async (input, init) => {
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      throttle.release();
+      throw error;
+    }
+    throttle.update(response.headers);
+    return response;
+  };
 }
 
 async function resolveCredential(apiKey: ApiKeySource): Promise<string> {
