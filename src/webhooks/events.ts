@@ -48,10 +48,15 @@ export type KnownWebhookEvent = {
 declare const unknownEventType: unique symbol;
 
 /**
- * A `type` this SDK version does not know yet. Branded rather than `string` so that comparing
- * `event.type` with a known type still narrows `event` to that type's variant.
+ * A `type` this SDK version does not know yet; `String(event.type)` gives the text.
+ *
+ * Not a `string` on purpose: TypeScript keeps any string type, branded or not, as a candidate when
+ * `event.type` is compared with a literal, so `data` would stay `unknown` after
+ * `if (event.type === 'recognition.created')`. The `String` interface still offers the string
+ * methods, and is not comparable with the known literals, so narrowing works.
  */
-export type UnknownWebhookEventType = string & { readonly [unknownEventType]: true };
+// biome-ignore lint/complexity/noBannedTypes: the object type String is the point, see above.
+export type UnknownWebhookEventType = String & { readonly [unknownEventType]: true };
 
 /** An event of a type added to the service after this SDK version: `data` is not described. */
 export interface UnknownWebhookEvent {

@@ -1,0 +1,88 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { WebhookEventType } from '../../src/contract.js';
+import type {
+  Budget,
+  KnownWebhookEvent,
+  Recognition,
+  Reward,
+  Team,
+  TeamMemberEventData,
+  UnknownWebhookEvent,
+  User,
+  UserRole,
+  WebhookEvent,
+  WebhookEventDataMap,
+  WebhookEventOf,
+} from '../../src/webhooks/index.js';
+
+// Type-level tests: `tsc --noEmit` checks them; at run time they only need to run.
+
+describe('WebhookEvent types', () => {
+  it('narrows data to Recognition after comparing type with recognition.created', () => {
+    (event: WebhookEvent) => {
+      if (event.type === 'recognition.created') {
+        expectTypeOf(event).toEqualTypeOf<WebhookEventOf<'recognition.created'>>();
+        expectTypeOf(event.data).toEqualTypeOf<Recognition>();
+        expectTypeOf(event.data.sender.name).toEqualTypeOf<string>();
+      }
+    };
+  });
+
+  it('narrows each group in a switch and leaves types added later to the default branch', () => {
+    (event: WebhookEvent) => {
+      switch (event.type) {
+        case 'user.deactivated':
+          expectTypeOf(event.data).toEqualTypeOf<User>();
+          break;
+        case 'reward.redeemed':
+          expectTypeOf(event.data).toEqualTypeOf<Reward>();
+          break;
+        case 'team.deleted':
+          expectTypeOf(event.data).toEqualTypeOf<Team>();
+          break;
+        case 'team.member_added':
+        case 'team.member_removed':
+          expectTypeOf(event.data).toEqualTypeOf<TeamMemberEventData>();
+          expectTypeOf(event.data.user).toEqualTypeOf<User>();
+          break;
+        case 'budget.depleted':
+          expectTypeOf(event.data).toEqualTypeOf<Budget>();
+          break;
+        case 'recognition.created':
+        case 'recognition.updated':
+        case 'recognition.deleted':
+        case 'user.created':
+        case 'user.updated':
+        case 'reward.created':
+        case 'reward.updated':
+        case 'reward.deleted':
+        case 'team.created':
+        case 'team.updated':
+        case 'budget.created':
+        case 'budget.updated':
+          break;
+        default:
+          expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
+          expectTypeOf(event.data).toBeUnknown();
+          expectTypeOf(String(event.type)).toBeString();
+          expectTypeOf(event.type.startsWith('recognition.')).toBeBoolean();
+      }
+    };
+  });
+
+  it('describes data for exactly the 18 types of the contract', () => {
+    expectTypeOf<keyof WebhookEventDataMap>().toEqualTypeOf<WebhookEventType>();
+    expectTypeOf<KnownWebhookEvent['type']>().toEqualTypeOf<WebhookEventType>();
+  });
+
+  it('keeps fields and enumeration values that later API versions add', () => {
+    expectTypeOf<Recognition['reactions']>().toBeUnknown();
+    expectTypeOf<'admin'>().toExtend<UserRole>();
+    expectTypeOf<'auditor'>().toExtend<UserRole>();
+    expectTypeOf<User['team_id']>().toEqualTypeOf<string | null>();
+  });
+
+  it('does not let a plain string pass for a type this version does not know', () => {
+    expectTypeOf<string>().not.toExtend<WebhookEvent['type']>();
+  });
+});
