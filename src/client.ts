@@ -1,5 +1,12 @@
 import { type ClientOptions, resolveConfig } from './core/config.js';
 import { createTransport } from './core/request.js';
+import { Analytics } from './resources/analytics.js';
+import { Budgets } from './resources/budgets.js';
+import { Recognitions } from './resources/recognitions.js';
+import { Rewards } from './resources/rewards.js';
+import { Teams } from './resources/teams.js';
+import { Users } from './resources/users.js';
+import { Webhooks } from './resources/webhooks.js';
 
 /**
  * The Employee Recognition API client.
@@ -16,6 +23,20 @@ export class Client {
   readonly timeout: number;
   /** Further attempts after a retryable failure. */
   readonly maxRetries: number;
+  /** Recognitions: list, get, create, delete. */
+  readonly recognitions: Recognitions;
+  /** Users of the organization: list, get. */
+  readonly users: Users;
+  /** Rewards: list, get. */
+  readonly rewards: Rewards;
+  /** Teams: list, get. */
+  readonly teams: Teams;
+  /** Webhook endpoints: list, get, create, update, delete. */
+  readonly webhooks: Webhooks;
+  /** Budgets: list, get. */
+  readonly budgets: Budgets;
+  /** Analytics: the recognition summary of a period. */
+  readonly analytics: Analytics;
 
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
@@ -23,7 +44,13 @@ export class Client {
     this.timeout = config.timeout;
     this.maxRetries = config.maxRetries;
     const transport = createTransport(config);
-    void transport;
+    this.recognitions = new Recognitions(transport);
+    this.users = new Users(transport);
+    this.rewards = new Rewards(transport);
+    this.teams = new Teams(transport);
+    this.webhooks = new Webhooks(transport);
+    this.budgets = new Budgets(transport);
+    this.analytics = new Analytics(transport);
   }
 
   /** What `JSON.stringify` shows: the settings, never the credential. */

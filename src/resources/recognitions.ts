@@ -1,0 +1,119 @@
+import * as z from 'zod/mini';
+import { MESSAGE_MAX_LENGTH, POINTS_MAX } from '../contract.js';
+import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request.js';
+import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
+import { parseInput } from '../core/validation.js';
+import { pageParamsShape, recordId, timestamp } from './shared.js';
+
+const participantSchema = z.looseObject({ id: recordId, name: z.string() });
+
+const recognitionSchema = z.looseObject({
+  id: recordId,
+  sender: participantSchema,
+  recipient: participantSchema,
+  message: z.string(),
+  points: z.int(),
+  created_at: timestamp,
+});
+
+/** A Date goes out as its ISO string; a string must already be an ISO 8601 date or date-time. */
+const dateParam = z.pipe(
+  z.union([z.date(), z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'must be a Date or an ISO 8601 date or date-time string',
+  }),
+  z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
+);
+
+const listParamsSchema = z.strictObject({
+  ...pageParamsShape,
+  from: z.optional(dateParam),
+  to: z.optional(dateParam),
+  sender_id: z.optional(z.guid()),
+  recipient_id: z.optional(z.guid()),
+});
+
+// Lengths count code points after trimming, the lenient reading: the SDK must not refuse a
+// message the service accepts. What is sent is the message as given, untrimmed.
+const messageParam = z.string().check(
+  z.refine((message) => message.trim() !== '', { error: 'must not be empty or only whitespace' }),
+  z.refine((message) => [...message.trim()].length <= MESSAGE_MAX_LENGTH, {
+    error: `must have at most ${MESSAGE_MAX_LENGTH} characters after trimming`,
+  }),
+);
+
+const createParamsSchema = z.strictObject({
+  recipient_id: z.guid(),
+  message: messageParam,
+  points: z.optional(z.int().check(z.minimum(0), z.maximum(POINTS_MAX))),
+});
+
+const recognitionResponse = dataSchema(recognitionSchema);
+const recognitionPage = pageSchema(recognitionSchema);
+
+/** A message with points from one user (the credential's owner) to another. */
+export type Recognition = z.output<typeof recognitionSchema>;
+
+/**
+ * Filters and paging of {@link Recognitions.list}. `from` and `to` bound `created_at`
+ * inclusively; each takes a Date or an ISO 8601 date or date-time string.
+ */
+export type RecognitionListParams = z.input<typeof listParamsSchema>;
+
+/**
+ * The body of {@link Recognitions.create}: `message` has 1–500 characters after trimming,
+ * `points` is a whole number from 0 to 1000 (the service uses 0 when absent).
+ */
+export type RecognitionCreateParams = z.input<typeof createParamsSchema>;
+
+/** Recognitions: sending, listing and withdrawing praise between users. */
+export class Recognitions extends ApiResource {
+  /**
+   * Lists recognitions: `GET /v1/recognitions`. Await it for the first page, or iterate it with
+   * `for await` for every recognition of every page; filters apply to every page.
+   */
+  list(
+    params: RecognitionListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<Recognition, RecognitionListParams> {
+    return this.requestPage('/v1/recognitions', listParamsSchema, recognitionPage, params, options);
+  }
+
+  /** Gets one recognition: `GET /v1/recognitions/{id}`. */
+  get(id: string, options?: RequestOptions): ApiPromise<{ data: Recognition }> {
+    return this.request(
+      () => ({ method: 'GET', path: `/v1/recognitions/${pathId(id)}` }),
+      recognitionResponse,
+      options,
+    );
+  }
+
+  /**
+   * Recognizes a user: `POST /v1/recognitions`. The sender is the credential's owner. Sent with
+   * an Idempotency-Key, so a retried call never recognizes twice.
+   */
+  create(
+    params: RecognitionCreateParams,
+    options?: RequestOptions,
+  ): ApiPromise<{ data: Recognition }> {
+    return this.request(
+      () => ({
+        method: 'POST',
+        path: '/v1/recognitions',
+        body: parseInput(createParamsSchema, params),
+      }),
+      recognitionResponse,
+      options,
+    );
+  }
+
+  /** Deletes a recognition: `DELETE /v1/recognitions/{id}`. Resolves to nothing (204). */
+  delete(id: string, options?: RequestOptions): ApiPromise<void> {
+    return this.request(
+      () => ({ method: 'DELETE', path: `/v1/recognitions/${pathId(id)}` }),
+      null,
+      options,
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import * as z from 'zod/mini';
+import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request.js';
+import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
+import { pageParams, recordId, timestamp } from './shared.js';
+
+const rewardSchema = z.looseObject({
+  id: recordId,
+  name: z.string(),
+  description: z.nullable(z.string()),
+  cost: z.int(),
+  available: z.boolean(),
+  created_at: timestamp,
+});
+
+const rewardResponse = dataSchema(rewardSchema);
+const rewardPage = pageSchema(rewardSchema);
+
+/** Something users can obtain for points; `cost` is in points. */
+export type Reward = z.output<typeof rewardSchema>;
+
+/** Paging of {@link Rewards.list}. */
+export type RewardListParams = z.input<typeof pageParams>;
+
+/** Rewards: what users can obtain for their points. */
+export class Rewards extends ApiResource {
+  /**
+   * Lists rewards: `GET /v1/rewards`. Await it for the first page, or iterate it with
+   * `for await` for every reward of every page.
+   */
+  list(
+    params: RewardListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<Reward, RewardListParams> {
+    return this.requestPage('/v1/rewards', pageParams, rewardPage, params, options);
+  }
+
+  /** Gets one reward: `GET /v1/rewards/{id}`. */
+  get(id: string, options?: RequestOptions): ApiPromise<{ data: Reward }> {
+    return this.request(
+      () => ({ method: 'GET', path: `/v1/rewards/${pathId(id)}` }),
+      rewardResponse,
+      options,
+    );
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Schema pieces several resources share: how records are read and how lists are paged.
+ *
+ * Responses are checked for shape (types, required fields), not for ranges or formats: the
+ * service is the authority on its own values, and a stricter check would only turn a harmless
+ * difference into a failure in customer code. Inputs are checked fully, before anything is sent.
+ */
+import * as z from 'zod/mini';
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../contract.js';
+
+/**
+ * An enumeration the service may extend (contract §3): any string parses, so a value added later
+ * never fails a response, while the type still offers the known values for completion.
+ */
+export function openEnum<Known extends string>(): z.ZodMiniType<Known | (string & {})> {
+  return z.string();
+}
+
+/** A record id (a UUID on the wire), kept as sent. */
+export const recordId = z.string();
+
+/** An ISO 8601 UTC timestamp such as `2026-11-21T09:30:00Z`, kept as the string sent. */
+export const timestamp = z.string();
+
+/** The paging parameters of every paginated list (contract §4, §5), to spread into a list's params. */
+export const pageParamsShape = {
+  page: z.optional(z.int().check(z.minimum(1))),
+  limit: z.optional(z.int().check(z.minimum(PAGE_LIMIT_MIN), z.maximum(PAGE_LIMIT_MAX))),
+  cursor: z.optional(z.string().check(z.minLength(1))),
+};
+
+/** The params of a list that takes paging parameters only. */
+export const pageParams = z.strictObject(pageParamsShape);

@@ -1,0 +1,139 @@
+import * as z from 'zod/mini';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract.js';
+import type { ApiPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request.js';
+import { ApiResource, dataSchema, pathId } from '../core/resource.js';
+import { parseInput } from '../core/validation.js';
+import { openEnum, recordId, timestamp } from './shared.js';
+
+/** Subscribes a webhook to every event type, present and future. */
+type AllEvents = '*';
+
+const webhookSchema = z.looseObject({
+  id: recordId,
+  url: z.string(),
+  events: z.array(openEnum<WebhookEventType | AllEvents>()),
+  description: z.nullable(z.string()),
+  enabled: z.boolean(),
+  created_at: timestamp,
+});
+
+const webhookWithSecretSchema = z.extend(webhookSchema, { secret: z.string() });
+
+const webhookResponse = dataSchema(webhookSchema);
+const webhookListResponse = dataSchema(z.array(webhookSchema));
+const webhookWithSecretResponse = dataSchema(webhookWithSecretSchema);
+
+const urlParam = z.url({ protocol: /^https$/ });
+
+// The checks guarantee the declared type: known types, or "*" alone. Readonly input, so a
+// constant list such as WEBHOOK_EVENT_TYPES can be passed as it is.
+const eventsParam = z
+  .array(
+    z.enum([...WEBHOOK_EVENT_TYPES, '*'], {
+      error: (issue) => `must be a known event type or "*", not ${JSON.stringify(issue.input)}`,
+    }),
+  )
+  .check(
+    z.minLength(1),
+    z.refine((events) => !events.includes('*') || events.length === 1, {
+      error: 'must be ["*"] alone or a list of event types without "*"',
+    }),
+  ) as z.ZodMiniType<
+  WebhookEventType[] | [AllEvents],
+  readonly WebhookEventType[] | readonly [AllEvents]
+>;
+
+const createParamsSchema = z.strictObject({
+  url: urlParam,
+  events: eventsParam,
+  description: z.optional(z.string()),
+});
+
+const updateParamsSchema = z.strictObject({
+  url: z.optional(urlParam),
+  events: z.optional(eventsParam),
+  description: z.optional(z.string()),
+  enabled: z.optional(z.boolean()),
+});
+
+/**
+ * A registered endpoint that receives event deliveries. `events` lists the subscribed event
+ * types, or is `["*"]` for all; it may hold types added later.
+ */
+export type Webhook = z.output<typeof webhookSchema>;
+
+/** A webhook as its creation returns it: with the signing `secret` (`whsec_…`), shown only then. */
+export type WebhookWithSecret = z.output<typeof webhookWithSecretSchema>;
+
+/** The body of {@link Webhooks.create}: an https `url` and a non-empty `events` list or `["*"]`. */
+export type WebhookCreateParams = z.input<typeof createParamsSchema>;
+
+/** The body of {@link Webhooks.update}: any subset of the create fields, plus `enabled`. */
+export type WebhookUpdateParams = z.input<typeof updateParamsSchema>;
+
+/** Webhooks: the endpoints that receive event deliveries. */
+export class Webhooks extends ApiResource {
+  /** Lists every webhook: `GET /v1/webhooks`. Not paginated: one answer holds them all. */
+  list(options?: RequestOptions): ApiPromise<{ data: Webhook[] }> {
+    return this.request(
+      () => ({ method: 'GET', path: '/v1/webhooks' }),
+      webhookListResponse,
+      options,
+    );
+  }
+
+  /** Gets one webhook: `GET /v1/webhooks/{id}`. */
+  get(id: string, options?: RequestOptions): ApiPromise<{ data: Webhook }> {
+    return this.request(
+      () => ({ method: 'GET', path: `/v1/webhooks/${pathId(id)}` }),
+      webhookResponse,
+      options,
+    );
+  }
+
+  /**
+   * Registers a webhook: `POST /v1/webhooks`. The answer carries the signing `secret`, which no
+   * other call returns: store it. Sent with an Idempotency-Key, so a retry never registers twice.
+   */
+  create(
+    params: WebhookCreateParams,
+    options?: RequestOptions,
+  ): ApiPromise<{ data: WebhookWithSecret }> {
+    return this.request(
+      () => ({
+        method: 'POST',
+        path: '/v1/webhooks',
+        body: parseInput(createParamsSchema, params),
+      }),
+      webhookWithSecretResponse,
+      options,
+    );
+  }
+
+  /** Changes a webhook's url, events, description or `enabled`: `PATCH /v1/webhooks/{id}`. */
+  update(
+    id: string,
+    params: WebhookUpdateParams,
+    options?: RequestOptions,
+  ): ApiPromise<{ data: Webhook }> {
+    return this.request(
+      () => ({
+        method: 'PATCH',
+        path: `/v1/webhooks/${pathId(id)}`,
+        body: parseInput(updateParamsSchema, params),
+      }),
+      webhookResponse,
+      options,
+    );
+  }
+
+  /** Deletes a webhook: `DELETE /v1/webhooks/{id}`. Resolves to nothing (204). */
+  delete(id: string, options?: RequestOptions): ApiPromise<void> {
+    return this.request(
+      () => ({ method: 'DELETE', path: `/v1/webhooks/${pathId(id)}` }),
+      null,
+      options,
+    );
+  }
+}
