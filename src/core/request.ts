@@ -223,7 +223,8 @@ function toConnectionError(
     return new ApiUserAbortError('The request was aborted.', { cause: callerSignal.reason });
   }
   if (error instanceof TimeoutError || bodyTimer.signal.reason === BODY_TIMEOUT) {
-    return new ApiTimeoutError(`The request timed out after ${timeout} ms.`, { cause: error });
+    // No cause: ky's TimeoutError holds the Request, and with it the Authorization header.
+    return new ApiTimeoutError(`The request timed out after ${timeout} ms.`);
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new ApiConnectionError(`Connection error: ${reason}`, { cause: error });
