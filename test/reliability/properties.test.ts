@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, UnprocessableEntityError, WEBHOOK_EVENT_TYPES } from './properties.support.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/contract.js';
+import { Client, UnprocessableEntityError } from '../../src/index.js';
 
 const BASE_URL = 'http://api.test';
 const received: URL[] = [];
