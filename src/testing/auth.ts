@@ -1,0 +1,46 @@
+import { type RATE_LIMIT_TIERS, SCOPES, type Scope } from '../contract.js';
+import { HttpError } from './errors.js';
+import type { Caller } from './operation.js';
+
+/** A rate-limit tier: requests per window (contract §7). */
+export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];
+
+/** A credential the mock accepts: an API key or any OAuth access token string. */
+export interface MockKey {
+  /** The credential, as sent after `Bearer `. */
+  key: string;
+  /** The scopes it grants; `'*'` (the default) grants all. */
+  scopes?: readonly Scope[] | '*';
+  /** Requests per rate-limit window; default 100. */
+  rateLimit?: RateLimitTier;
+  /** The user who sends recognitions created with it; default the store's first user. */
+  userId?: string;
+}
+
+/** The tier of keys that name none, and of unauthenticated requests. */
+export const DEFAULT_RATE_LIMIT: RateLimitTier = 100;
+
+const BEARER = /^Bearer +(\S+)$/i;
+
+/** Resolves an `Authorization` header to the caller it names, or `undefined` (401). */
+export function createKeyring(
+  keys: readonly MockKey[],
+): (authorization: string | null) => Caller | undefined {
+  const callers = new Map<string, Caller>(
+    keys.map(({ key, scopes = '*', rateLimit = DEFAULT_RATE_LIMIT, userId }) => [
+      key,
+      { credential: key, scopes: new Set(scopes === '*' ? SCOPES : scopes), rateLimit, userId },
+    ]),
+  );
+  return (authorization) => {
+    const credential = authorization && BEARER.exec(authorization)?.[1];
+    return credential ? callers.get(credential) : undefined;
+  };
+}
+
+/** 403 `insufficient_scope`, naming the scope, unless the caller has it. */
+export function requireScope(caller: Caller, scope: Scope): void {
+  if (!caller.scopes.has(scope)) {
+    throw new HttpError(403, `This credential lacks the scope ${scope}.`);
+  }
+}

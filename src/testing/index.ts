@@ -1,0 +1,27 @@
+/**
+ * `@employee-recognition/sdk/testing`: a stateful mock of the whole Employee Recognition API for
+ * tests and local development, as MSW handlers, a fetch function or a localhost server.
+ *
+ * @packageDocumentation
+ */
+
+export type { MockKey, RateLimitTier } from './auth.js';
+export type { MockCollection } from './collection.js';
+export type { ErrorDetail } from './errors.js';
+export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
+export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
+export { DEFAULT_REFERENCE_DATE, type MockApiOptions } from './options.js';
+export type {
+  MockBudget,
+  MockPerson,
+  MockRecognition,
+  MockReward,
+  MockTeam,
+  MockUser,
+  MockWebhook,
+} from './records.js';
+export type { RecordedRequest } from './request-log.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export type { MockStore } from './store.js';
+export type { DeliveryAttempt, WebhookEvent, WebhookFetch } from './webhook-delivery.js';
+export { generateWebhookSecret, signWebhook, type WebhookHeaders } from './webhook-signer.js';

@@ -1,0 +1,202 @@
+import type { HttpHandler } from 'msw';
+import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID, type WebhookEventType } from '../contract.js';
+import { type Answer, errorAnswer, toResponse } from './answer.js';
+import { createKeyring, DEFAULT_RATE_LIMIT, requireScope } from './auth.js';
+import { errorBody, HttpError } from './errors.js';
+import { createFaults, faultResponse, type MockFaults } from './faults.js';
+import { createIdempotencyCache } from './idempotency.js';
+import { createHandlers } from './msw.js';
+import type { Caller, OperationContext } from './operation.js';
+import { type MockApiOptions, resolveOptions } from './options.js';
+import { createRandom } from './random.js';
+import { createRateLimiter } from './rate-limit.js';
+import { type RecordedRequest, recordRequest } from './request-log.js';
+import { findRoute } from './routes.js';
+import { createStore, type MockStore } from './store.js';
+import { sleep } from './timers.js';
+import {
+  createWebhookDispatcher,
+  type DeliveryAttempt,
+  type WebhookEvent,
+} from './webhook-delivery.js';
+
+/** A fetch-compatible function. */
+export type MockFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+/** A stateful, in-memory Employee Recognition API. */
+export interface MockApi {
+  /** The base URL the handlers intercept, without `/v1`. */
+  readonly baseUrl: string;
+  /** The first credential of the `keys` option: by default an `rk_test_` key with every scope. */
+  readonly testKey: string;
+  /** The data, to seed and inspect. */
+  readonly store: MockStore;
+  /** Fault injection. */
+  readonly faults: MockFaults;
+  /** Every request received, oldest first, credentials redacted. */
+  readonly requests: readonly RecordedRequest[];
+  /** Every webhook delivery attempt, oldest first. */
+  readonly deliveries: readonly DeliveryAttempt[];
+  /** MSW handlers for `setupServer(...api.handlers)` or `setupWorker(...)`. */
+  readonly handlers: HttpHandler[];
+  /**
+   * Answers a request as the API would. A dropped connection is `Response.error()`; a request
+   * aborted while a fault delays it rejects with the signal's reason.
+   */
+  handle(request: Request): Promise<Response>;
+  /** `fetch` through {@link MockApi.handle}; relative URLs are resolved against `baseUrl`. Rejects like fetch when the connection drops. */
+  readonly fetch: MockFetch;
+  /**
+   * Sends an event of any type to the webhooks subscribed to it. Resolves, with the event, once
+   * the first attempt of each delivery has finished; retries follow on their schedule.
+   */
+  emit(type: WebhookEventType, data: unknown): Promise<WebhookEvent>;
+  /** Resolves when no delivery attempt is in flight. */
+  flushDeliveries(): Promise<void>;
+  /** Back to the start: seeded data, no faults, requests, deliveries, rate-limit or idempotency state. */
+  reset(): Promise<void>;
+  /** Cancels pending delivery retries, attempts in flight and fault delays; leaves no timer behind. */
+  close(): Promise<void>;
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const IDEMPOTENT_BY_KEY = new Set(['POST', 'PATCH']);
+// Unauthenticated requests share one allowance, as a service would count them per address.
+const ANONYMOUS = Symbol('anonymous');
+
+/** Creates a mock of the whole API over an in-memory store seeded from `options.seed`. */
+export function createMockApi(options: MockApiOptions = {}): MockApi {
+  const config = resolveOptions(options);
+  const store = createStore(config);
+  const faults = createFaults();
+  const identify = createKeyring(config.keys);
+  const limiter = createRateLimiter(config.rateLimitWindowMs);
+  const idempotency = createIdempotencyCache();
+  const dispatcher = createWebhookDispatcher({
+    store,
+    fetch: config.webhookFetch,
+    now: config.now,
+    random: createRandom(config.seed),
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    timeoutMs: config.webhookTimeoutMs,
+  });
+  const requests: RecordedRequest[] = [];
+  const basePath = new URL(config.baseUrl).pathname.replace(/\/$/, '');
+  let lifetime = new AbortController();
+  let requestCount = 0;
+
+  // Synchronous from here on, so no other request interleaves with a write.
+  const route = (
+    request: Request,
+    path: string,
+    query: URLSearchParams,
+    body: string,
+    now: number,
+    caller: Caller | undefined,
+  ): Answer => {
+    if (!caller) throw new HttpError(401, 'Missing, malformed or unknown credential.');
+    const match = findRoute(request.method, path);
+    if (!match) throw new HttpError(404, `No route for ${request.method} ${path}.`);
+    requireScope(caller, match.route.scope);
+    const context: OperationContext = {
+      store,
+      params: match.params,
+      query,
+      body,
+      caller,
+      now,
+      emit: (type, data) => void dispatcher.dispatch(type, data),
+    };
+    const operate = () => catchHttpErrors(() => match.route.operation(context));
+    const key = request.headers.get(HEADER_IDEMPOTENCY_KEY);
+    if (key === null || !IDEMPOTENT_BY_KEY.has(request.method)) return operate();
+    return idempotency.run(
+      caller.credential,
+      key,
+      `${request.method} ${path}\n${body}`,
+      now,
+      operate,
+    );
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    request.signal.throwIfAborted();
+    const id = `req_${String(++requestCount).padStart(6, '0')}`;
+    const url = new URL(request.url);
+    const path = url.pathname.startsWith(`${basePath}/`)
+      ? url.pathname.slice(basePath.length)
+      : url.pathname;
+    const body = METHODS_WITH_BODY.has(request.method) ? await request.text() : '';
+    requests.push(
+      recordRequest(request, { id, path, query: url.searchParams, body, time: config.now() }),
+    );
+    const fault = faults.take(request.method, path);
+    if (fault?.kind === 'drop') return Response.error();
+    if (fault?.kind === 'fail') return faultResponse(fault, { [HEADER_REQUEST_ID]: id });
+    if (fault?.kind === 'delay') await sleep(fault.ms, [request.signal, lifetime.signal]);
+    const now = config.now();
+    const caller = identify(request.headers.get('authorization'));
+    const limit = limiter.take(
+      caller?.credential ?? ANONYMOUS,
+      caller?.rateLimit ?? DEFAULT_RATE_LIMIT,
+      now,
+    );
+    let result: Answer;
+    try {
+      result = catchHttpErrors(() => {
+        if (!limit.allowed)
+          throw new HttpError(429, 'Too many requests: retry after the time in Retry-After.');
+        return route(request, path, url.searchParams, body, now, caller);
+      });
+    } catch (error) {
+      // A bug in the mock: say what it was rather than crash the test's fetch.
+      result = { status: 500, body: errorBody(500, `The mock failed: ${String(error)}`) };
+    }
+    if (fault?.kind === 'drop-response') return Response.error();
+    return toResponse(result, { [HEADER_REQUEST_ID]: id, ...limit.headers });
+  };
+
+  const fetch: MockFetch = async (input, init) => {
+    const url = typeof input === 'string' && input.startsWith('/') ? config.baseUrl + input : input;
+    const response = await handle(new Request(url, init));
+    if (response.type === 'error') throw new TypeError('fetch failed');
+    return response;
+  };
+
+  return {
+    baseUrl: config.baseUrl,
+    testKey: config.keys[0]!.key,
+    store,
+    faults,
+    requests,
+    deliveries: dispatcher.attempts,
+    handlers: createHandlers(config.baseUrl, handle),
+    handle,
+    fetch,
+    emit: (type, data) => dispatcher.dispatch(type, data),
+    flushDeliveries: dispatcher.flush,
+    async reset() {
+      lifetime.abort(new Error('The mock API was reset'));
+      lifetime = new AbortController();
+      await dispatcher.reset();
+      store.reset();
+      faults.clear();
+      limiter.clear();
+      idempotency.clear();
+      requests.length = 0;
+    },
+    async close() {
+      lifetime.abort(new Error('The mock API was closed'));
+      await dispatcher.close();
+    },
+  };
+}
+
+function catchHttpErrors(work: () => Answer): Answer {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof HttpError) return errorAnswer(error);
+    throw error;
+  }
+}

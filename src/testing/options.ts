@@ -1,0 +1,80 @@
+import {
+  DEFAULT_BASE_URL,
+  WEBHOOK_DELIVERY_TIMEOUT_MS,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
+} from '../contract.js';
+import { DEFAULT_RATE_LIMIT, type MockKey } from './auth.js';
+import { createRandom } from './random.js';
+import type { WebhookFetch } from './webhook-delivery.js';
+
+/** Options of {@link createMockApi}; every one has a default. */
+export interface MockApiOptions {
+  /** Where the MSW handlers intercept and relative `fetch` URLs point. Default the real service's. */
+  baseUrl?: string;
+  /** Seeds the data, the default key and event ids: the same seed gives the same mock. Default 1. */
+  seed?: number;
+  /** How many recognitions to seed. Default 300. */
+  recognitions?: number;
+  /**
+   * The moment seeded data leads up to: recognitions lie in the 90 days before it. Default the
+   * `now` clock's time when `now` is given, else 2026-11-21T09:30:00Z, so data never drifts.
+   */
+  referenceDate?: Date | string | number;
+  /** The clock, in ms since the epoch, for timestamps, rate limits and idempotency. Default `Date.now`. */
+  now?: () => number;
+  /** The credentials the mock accepts. Default one key with every scope: {@link MockApi.testKey}. */
+  keys?: readonly MockKey[];
+  /** The rate-limit window in ms; a key's tier is its allowance per window. Default 60 000. */
+  rateLimitWindowMs?: number;
+  /** How deliveries reach receivers. Default the global `fetch` at the time of each delivery. */
+  webhookFetch?: WebhookFetch;
+  /** The waits between delivery attempts, in ms. Default the contract's schedule: 5 s, 5 min … 10 h. */
+  webhookRetryDelaysMs?: readonly number[];
+  /** How long an attempt may take before it fails, in ms. Default 15 000. */
+  webhookTimeoutMs?: number;
+}
+
+/** The options with their defaults applied. */
+export type ResolvedOptions = Required<Omit<MockApiOptions, 'referenceDate'>> & {
+  referenceMs: number;
+};
+
+/** The data of a mock that is given no `referenceDate` and no clock leads up to this moment. */
+export const DEFAULT_REFERENCE_DATE = '2026-11-21T09:30:00Z';
+const DEFAULT_SEED = 1;
+const DEFAULT_RECOGNITIONS = 300;
+const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
+// A stream of its own, so the key does not change when the seeded data does.
+const KEY_STREAM = 0x6b6579;
+
+/** Applies the defaults; the only place they live. */
+export function resolveOptions(options: MockApiOptions): ResolvedOptions {
+  const seed = options.seed ?? DEFAULT_SEED;
+  if (options.keys?.length === 0) throw new TypeError('keys must hold at least one credential');
+  const reference = options.referenceDate ?? options.now?.() ?? DEFAULT_REFERENCE_DATE;
+  return {
+    baseUrl: normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
+    seed,
+    recognitions: options.recognitions ?? DEFAULT_RECOGNITIONS,
+    referenceMs: new Date(reference).getTime(),
+    now: options.now ?? Date.now,
+    keys: options.keys ?? [
+      {
+        key: `rk_test_${createRandom(seed ^ KEY_STREAM).alphanumeric(32)}`,
+        scopes: '*',
+        rateLimit: DEFAULT_RATE_LIMIT,
+      },
+    ],
+    rateLimitWindowMs: options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
+    webhookFetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
+    webhookRetryDelaysMs:
+      options.webhookRetryDelaysMs ??
+      WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
+    webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DELIVERY_TIMEOUT_MS,
+  };
+}
+
+// The contract treats `…/v1` and a trailing `/` as the same service (§1).
+function normalizeBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}

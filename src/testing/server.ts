@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMockApi, type MockApi } from './mock-api.js';
+import type { MockApiOptions } from './options.js';
+
+/** Options of {@link startMockServer}: where to listen, plus those of `createMockApi` but `baseUrl`. */
+export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'> {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+}
+
+/** A mock API served over HTTP. */
+export interface MockServer {
+  /** The base URL, such as `http://127.0.0.1:4010`. */
+  url: string;
+  /** The mock behind it, whose `baseUrl` is `url`. */
+  api: MockApi;
+  /** Stops listening, closes every connection and the mock; leaves no handle open. */
+  close(): Promise<void>;
+}
+
+// Browsers may call the server from a page on another origin.
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed',
+};
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, Accept',
+  'access-control-max-age': '600',
+};
+
+/**
+ * Serves a new mock API over real HTTP through node:http, with CORS for browser pages. Node
+ * only; node:http is imported when called, so the testing entry still bundles for browsers.
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port = 0, host = '127.0.0.1', ...apiOptions } = options;
+  const { createServer } = await import('node:http');
+  let api: MockApi | undefined;
+  const server = createServer((request, response) => void serve(api!, request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: actualPort } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  // Created once the port is known, before the first request can arrive.
+  api = createMockApi({ ...apiOptions, baseUrl: url });
+  return {
+    url,
+    api,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await api.close();
+    },
+  };
+}
+
+async function serve(
+  api: MockApi,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
+  if (incoming.method === 'OPTIONS') {
+    outgoing.writeHead(204, PREFLIGHT_HEADERS).end();
+    return;
+  }
+  // A client that goes away aborts the request, which cancels a fault's delay.
+  const controller = new AbortController();
+  outgoing.on('close', () => {
+    if (!outgoing.writableFinished) controller.abort(new Error('The client disconnected'));
+  });
+  let response: Response;
+  try {
+    response = await api.handle(await toRequest(incoming, controller.signal));
+  } catch {
+    outgoing.destroy();
+    return;
+  }
+  if (response.type === 'error') {
+    incoming.socket.destroy();
+    return;
+  }
+  outgoing.writeHead(response.status, { ...Object.fromEntries(response.headers), ...CORS_HEADERS });
+  const reader = response.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
+    if (outgoing.destroyed) return void reader!.cancel();
+    outgoing.write(chunk.value);
+  }
+  outgoing.end();
+}
+
+async function toRequest(incoming: IncomingMessage, signal: AbortSignal): Promise<Request> {
+  const headers = new Headers();
+  for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+    headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+  }
+  const method = incoming.method ?? 'GET';
+  const chunks: Uint8Array[] = [];
+  if (method !== 'GET' && method !== 'HEAD') for await (const chunk of incoming) chunks.push(chunk);
+  return new Request(
+    new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? 'localhost'}`),
+    {
+      method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+      signal,
+    },
+  );
+}
