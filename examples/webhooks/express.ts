@@ -36,5 +36,8 @@ export function createWebhookApp({ secret, onEvent }: ReceiverOptions): Express 
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const app = createWebhookApp({ secret: process.env.WEBHOOK_SECRET ?? '', onEvent: handleEvent });
-  app.listen(3000, () => console.log('Receiving webhooks on http://localhost:3000/webhooks'));
+  app.listen(3000, (error) => {
+    if (error) throw error;
+    console.log('Receiving webhooks on http://localhost:3000/webhooks');
+  });
 }
