@@ -1,0 +1,416 @@
+#!/usr/bin/env node
+// Exercises the SDK on every runtime customers use, with the binaries that
+// scripts/install-runtimes.mjs put in .runtimes/ (run that first):
+//   - the vitest suite under Node 22 and Node 24 (Node 20, the machine's, runs it in `npm test`);
+//   - test/runtimes/smoke.mjs, importing the BUILT package, against a mock server over real
+//     HTTP under Node 20, 22 and 24, Bun, Deno, Cloudflare workerd and headless Chromium.
+// The mock server (startMockServer from the package's ./testing entry) runs in this Node
+// process; each runtime gets a fresh one. Prints one line per check, timings and a summary, and
+// exits 1 when any check failed. Everything it starts is bounded and stopped.
+//
+// Usage: node scripts/test-runtimes.mjs [--only=bun,deno,...] [--list]
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  freePort,
+  killAll,
+  run,
+  seconds,
+  startBackground,
+  stripAnsi,
+  within,
+} from './lib/process.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const runtimesDir = join(root, '.runtimes');
+const buildDir = join(runtimesDir, 'build');
+const logDir = join(runtimesDir, 'logs');
+const SMOKE = 'test/runtimes/smoke.mjs';
+/** The smoke's checks; a run that reports fewer did not run them all. */
+const SMOKE_CHECKS = 9;
+const SMOKE_TIMEOUT_MS = 90_000;
+const VITEST_TIMEOUT_MS = 15 * 60_000;
+/** The mock data: 25 recognitions read 10 at a time are three pages. */
+const RECOGNITIONS = 25;
+const PAGE_SIZE = 10;
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const say = (line) => console.log(line);
+const indent = (line) => say(`    ${line}`);
+
+function readRuntimes() {
+  const path = join(runtimesDir, 'runtimes.json');
+  if (!existsSync(path)) {
+    throw new Error('.runtimes/runtimes.json is missing: run node scripts/install-runtimes.mjs');
+  }
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function newestMtime(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** Builds dist/ when it is missing or older than the sources. */
+async function ensureBuild() {
+  const outputs = ['index.js', 'index.cjs', 'webhooks.js', 'testing.js'].map((f) =>
+    join(root, 'dist', f),
+  );
+  const inputs = ['src', 'package.json', 'tsup.config.ts'].map((f) => join(root, f));
+  const built = outputs.every(existsSync)
+    ? Math.min(...outputs.map((f) => statSync(f).mtimeMs))
+    : 0;
+  if (built >= Math.max(...inputs.map(newestMtime))) {
+    say('build: dist/ is up to date');
+    return;
+  }
+  const started = Date.now();
+  const result = await run('npm', ['run', 'build'], { cwd: root, timeoutMs: 5 * 60_000 });
+  if (result.code !== 0) {
+    say(stripAnsi(result.output).split('\n').slice(-30).join('\n'));
+    throw new Error('npm run build failed');
+  }
+  say(`build: npm run build (${seconds(started)})`);
+}
+
+/** A fresh mock server and the smoke settings that go with it. */
+async function startSmokeServer(testing) {
+  const server = await testing.startMockServer({ port: 0, recognitions: RECOGNITIONS });
+  const { store, testKey } = server.api;
+  // The first seeded user owns the key; recognize someone else who is active.
+  const recipient = store.users.all().find((user, index) => index > 0 && user.status === 'active');
+  const secret = testing.generateWebhookSecret();
+  const event = {
+    id: 'evt_smoke_runtime',
+    type: 'recognition.created',
+    created_at: new Date().toISOString(),
+    data: store.recognitions.all()[0],
+  };
+  const payload = JSON.stringify(event);
+  const headers = await testing.signWebhook(payload, secret, {
+    id: event.id,
+    timestamp: new Date(),
+  });
+  const config = {
+    baseUrl: server.url,
+    apiKey: testKey,
+    pageSize: PAGE_SIZE,
+    expectedTotal: store.recognitions.size,
+    recipientId: recipient.id,
+    webhook: { payload, headers: { ...headers }, secret, type: event.type },
+  };
+  return { server, config };
+}
+
+/** Checks a smoke run's report: every check ran and none failed. */
+function judgeSmoke(lines, exitCode) {
+  const summary = lines.map((line) => /(\d+) passed, (\d+) failed/.exec(line)).findLast(Boolean);
+  if (!summary) return `no summary line (exit ${exitCode})`;
+  const [, passed, failed] = summary.map(Number);
+  if (failed > 0) return `${failed} of ${passed + failed} smoke checks failed`;
+  if (passed < SMOKE_CHECKS) return `only ${passed} of ${SMOKE_CHECKS} smoke checks ran`;
+  if (exitCode !== 0) return `exit code ${exitCode}`;
+  return undefined;
+}
+
+/** Runs the smoke as a program: `file args` with the settings in SMOKE_CONFIG. */
+async function smokeProgram(testing, file, args, extraEnv = {}) {
+  const { server, config } = await startSmokeServer(testing);
+  try {
+    const lines = [];
+    const result = await run(file, args, {
+      cwd: root,
+      timeoutMs: SMOKE_TIMEOUT_MS,
+      env: { ...process.env, NO_COLOR: '1', ...extraEnv, SMOKE_CONFIG: JSON.stringify(config) },
+      onLine: (line) => {
+        if (line.trim() === '') return;
+        lines.push(line);
+        indent(line);
+      },
+    });
+    if (result.timedOut) return `timed out after ${SMOKE_TIMEOUT_MS / 1000}s`;
+    return judgeSmoke(lines, result.code);
+  } finally {
+    await server.close();
+  }
+}
+
+async function bundle(entry, outfile, platform, conditions) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform,
+    conditions,
+    target: 'es2022',
+    logLevel: 'warning',
+    // The SDK must not need Node built-ins here: a `node:` import fails the build.
+    external: [],
+  });
+  const text = readFileSync(outfile, 'utf8');
+  if (/\bfrom\s*["']node:|\brequire\(["']node:/.test(text)) {
+    throw new Error(`${relative(root, outfile)} imports a node: module`);
+  }
+  return text.length;
+}
+
+function workerdConfig(port) {
+  return `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .smokeWorker),
+    # The default "internet" service reaches public addresses only; the mock is on loopback.
+    (name = "internet", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+
+const smokeWorker :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "worker.js")],
+  compatibilityDate = "2025-09-01",
+  globalOutbound = "internet",
+);
+`;
+}
+
+async function smokeWorkerd(testing, runtimes) {
+  const size = await bundle('test/runtimes/worker.mjs', join(buildDir, 'worker.js'), 'neutral', [
+    'workerd',
+    'worker',
+    'browser',
+    'import',
+    'default',
+  ]);
+  indent(`bundled test/runtimes/worker.mjs for workerd (${(size / 1024).toFixed(0)} KiB)`);
+  const port = await freePort();
+  writeFileSync(join(buildDir, 'config.capnp'), workerdConfig(port));
+  const workerd = startBackground(runtimes.workerd.path, ['serve', 'config.capnp'], {
+    cwd: buildDir,
+    timeoutMs: 3 * 60_000,
+  });
+  const { server, config } = await startSmokeServer(testing);
+  try {
+    const url = `http://127.0.0.1:${port}/`;
+    // Ready when the worker answers; workerd compiles the bundle first.
+    const deadline = Date.now() + 30_000;
+    let exited = false;
+    workerd.exited.then(() => {
+      exited = true;
+    });
+    for (;;) {
+      if (exited) return `workerd exited: ${workerd.output().trim().slice(-500)}`;
+      if (Date.now() > deadline) return 'workerd did not answer within 30s';
+      try {
+        const probe = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+        await probe.arrayBuffer();
+        if (probe.status === 405) break;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    indent(`workerd serve config.capnp on 127.0.0.1:${port}`);
+    const response = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify(config),
+      signal: AbortSignal.timeout(SMOKE_TIMEOUT_MS),
+    });
+    if (!response.ok) return `the worker answered ${response.status}: ${await response.text()}`;
+    const { lines } = await response.json();
+    for (const line of lines) indent(line);
+    return judgeSmoke(lines, 0);
+  } finally {
+    await server.close();
+    await workerd.stop();
+    const logged = workerd.output().trim();
+    if (logged) for (const line of logged.split('\n').slice(-10)) indent(`workerd: ${line}`);
+  }
+}
+
+async function smokeChromium(testing, runtimes) {
+  const size = await bundle('test/runtimes/browser.mjs', join(buildDir, 'browser.js'), 'browser', [
+    'browser',
+    'import',
+    'default',
+  ]);
+  indent(`bundled test/runtimes/browser.mjs for the browser (${(size / 1024).toFixed(0)} KiB)`);
+  const script = readFileSync(join(buildDir, 'browser.js'));
+  // The page has an origin of its own, so the SDK's calls to the mock server are cross-origin.
+  const pages = createServer((request, response) => {
+    if (request.url === '/smoke.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+    } else if (request.url === '/') {
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>smoke</title><script type="module" src="/smoke.js"></script>');
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((done) => pages.listen(0, '127.0.0.1', done));
+  const { chromium } = await import('playwright-core');
+  const { server, config } = await startSmokeServer(testing);
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: runtimes.chromium.path,
+      args: CHROMIUM_ARGS,
+      timeout: 60_000,
+    });
+    indent(`chromium ${browser.version()} (headless, --no-sandbox)`);
+    const page = await browser.newPage();
+    const lines = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'log') return;
+      lines.push(message.text());
+      indent(message.text());
+    });
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`http://127.0.0.1:${pages.address().port}/`, { timeout: 30_000 });
+    await page.waitForFunction(() => typeof globalThis.runSmoke === 'function', null, {
+      timeout: 30_000,
+    });
+    const result = await within(
+      SMOKE_TIMEOUT_MS,
+      page.evaluate((settings) => globalThis.runSmoke(settings), config),
+      `the page did not finish within ${SMOKE_TIMEOUT_MS / 1000}s`,
+    );
+    if (errors.length) return `page errors: ${errors.join('; ')}`;
+    return judgeSmoke(result.lines, 0);
+  } finally {
+    await browser?.close().catch(() => {});
+    await new Promise((done) => pages.close(done));
+    pages.closeAllConnections?.();
+    await server.close();
+  }
+}
+
+async function vitest(label, node) {
+  const logFile = join(logDir, `vitest-${label}.log`);
+  const result = await run(node, [join(root, 'node_modules/vitest/vitest.mjs'), 'run'], {
+    cwd: root,
+    timeoutMs: VITEST_TIMEOUT_MS,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  const output = stripAnsi(result.output);
+  writeFileSync(logFile, output);
+  const lines = output.split('\n');
+  for (const line of lines.filter((l) => /^\s*(Test Files|Tests)\s/.test(l))) indent(line.trim());
+  if (result.timedOut) return `timed out after ${VITEST_TIMEOUT_MS / 1000}s`;
+  if (result.code !== 0) {
+    for (const line of lines.filter((l) => /FAIL|✗|×|Error:/.test(l)).slice(0, 30)) {
+      indent(line);
+    }
+    indent(`full output: ${relative(root, logFile)}`);
+    return `vitest exited with ${result.code}`;
+  }
+  return undefined;
+}
+
+function plan(runtimes, testing) {
+  const node = (label) => runtimes[label].path;
+  return [
+    { name: 'vitest-node22', run: () => vitest('node22', node('node22')) },
+    { name: 'vitest-node24', run: () => vitest('node24', node('node24')) },
+    { name: 'smoke-node20', run: () => smokeProgram(testing, process.execPath, [SMOKE]) },
+    { name: 'smoke-node22', run: () => smokeProgram(testing, node('node22'), [SMOKE]) },
+    { name: 'smoke-node24', run: () => smokeProgram(testing, node('node24'), [SMOKE]) },
+    {
+      name: 'smoke-bun',
+      run: () =>
+        smokeProgram(testing, runtimes.bun.path, [`./${SMOKE}`], {
+          DO_NOT_TRACK: '1',
+          BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0',
+        }),
+    },
+    {
+      name: 'smoke-deno',
+      // Run from the project folder: Deno 2 sees package.json and resolves npm packages,
+      // this one included by its own name, from node_modules, with no registry access.
+      run: () =>
+        smokeProgram(
+          testing,
+          runtimes.deno.path,
+          [
+            'run',
+            '--no-prompt',
+            '--allow-net=127.0.0.1',
+            '--allow-env=SMOKE_CONFIG',
+            `--allow-read=${root}`,
+            SMOKE,
+          ],
+          { DENO_DIR: join(runtimesDir, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1' },
+        ),
+    },
+    { name: 'smoke-workerd', run: () => smokeWorkerd(testing, runtimes) },
+    { name: 'smoke-chromium', run: () => smokeChromium(testing, runtimes) },
+  ];
+}
+
+async function main() {
+  const only = process.argv
+    .find((arg) => arg.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  const started = Date.now();
+  const runtimes = readRuntimes();
+  mkdirSync(buildDir, { recursive: true });
+  mkdirSync(logDir, { recursive: true });
+  await ensureBuild();
+  const testing = await import('@employee-recognition/sdk/testing');
+  const checks = plan(runtimes, testing).filter(
+    (check) => !only || only.some((name) => check.name.includes(name)),
+  );
+  if (process.argv.includes('--list')) {
+    for (const check of checks) say(check.name);
+    return;
+  }
+  const results = [];
+  for (const check of checks) {
+    say(`▶ ${check.name}`);
+    const checkStarted = Date.now();
+    let failure;
+    try {
+      failure = await check.run();
+    } catch (error) {
+      failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    }
+    const time = seconds(checkStarted);
+    results.push({ name: check.name, failure, time });
+    say(failure ? `FAIL ${check.name} (${time}): ${failure}` : `PASS ${check.name} (${time})`);
+  }
+  say('');
+  say('runtime checks:');
+  for (const { name, failure, time } of results) {
+    say(`  ${failure ? 'FAIL' : 'pass'}  ${name.padEnd(16)} ${time.padStart(7)}`);
+  }
+  const failed = results.filter((result) => result.failure).length;
+  say(`total ${seconds(started)}`);
+  say(`runtimes: ${results.length - failed} passed, ${failed} failed`);
+  if (failed > 0 || results.length === 0) process.exitCode = 1;
+}
+
+main()
+  .catch((error) => {
+    console.error(`test-runtimes: ${error instanceof Error ? error.message : error}`);
+    process.exitCode = 1;
+  })
+  .finally(killAll);

@@ -1,0 +1,199 @@
+// The runtime smoke test: the same program on Node, Bun, Deno, Cloudflare workerd and Chromium.
+// It imports the BUILT package by its name and runs against a mock server over real HTTP.
+//
+// Plain JavaScript with no Node-only API, so it also runs in a Worker and in a page. Its
+// settings come as JSON from the SMOKE_CONFIG environment variable (Node, Bun, Deno), or from
+// the worker or page that imports `runSmoke` (scripts/test-runtimes.mjs builds both):
+//   { baseUrl, apiKey, pageSize, expectedTotal, recipientId,
+//     webhook: { payload, headers, secret, type } }
+// It prints one line per check and `N passed, M failed`; run on its own it exits 1 on a failure.
+import { ApiError, Client, NotFoundError, VERSION } from '@employee-recognition/sdk';
+import { verifyWebhook, WebhookVerificationError } from '@employee-recognition/sdk/webhooks';
+
+class CheckFailed extends Error {}
+
+function expect(condition, message) {
+  if (!condition) throw new CheckFailed(message);
+}
+
+/**
+ * Runs every check against the mock server described by `config`; `print` receives each line.
+ * Resolves to `{ passed, failed, lines }` and never rejects.
+ */
+export async function runSmoke(config, print = (line) => console.log(line)) {
+  const lines = [];
+  let passed = 0;
+  let failed = 0;
+  const say = (line) => {
+    lines.push(line);
+    print(line);
+  };
+  const check = async (name, body) => {
+    try {
+      const detail = await body();
+      passed++;
+      say(`ok   ${name}${detail ? `: ${detail}` : ''}`);
+    } catch (error) {
+      failed++;
+      const why = error instanceof CheckFailed ? error.message : describe(error);
+      say(`FAIL ${name}: ${why}`);
+    }
+  };
+
+  const client = new Client({
+    apiKey: config.apiKey,
+    baseUrl: config.baseUrl,
+    timeout: 10_000,
+    maxRetries: 1,
+  });
+
+  await check('import', async () => {
+    expect(typeof Client === 'function', 'Client is not a class');
+    expect(typeof verifyWebhook === 'function', 'verifyWebhook is not a function');
+    return `@employee-recognition/sdk ${VERSION}`;
+  });
+
+  await check('list first page', async () => {
+    const page = await client.recognitions.list({ limit: config.pageSize });
+    expect(Array.isArray(page.data), 'data is not an array');
+    expect(page.data.length === config.pageSize, `${page.data.length} records on the first page`);
+    expect(page.pagination.page === 1, `pagination.page is ${page.pagination.page}`);
+    expect(page.pagination.total_pages >= 3, `only ${page.pagination.total_pages} pages`);
+    const first = page.data[0];
+    expect(typeof first.id === 'string' && typeof first.message === 'string', 'odd record');
+    return `${page.data.length} records, page 1 of ${page.pagination.total_pages}`;
+  });
+
+  await check('for await across pages', async () => {
+    const ids = new Set();
+    let count = 0;
+    for await (const recognition of client.recognitions.list({ limit: config.pageSize })) {
+      ids.add(recognition.id);
+      count++;
+      expect(count <= config.expectedTotal, 'iterated past the end of the list');
+    }
+    expect(count === config.expectedTotal, `${count} records, expected ${config.expectedTotal}`);
+    expect(ids.size === count, `${count - ids.size} duplicates`);
+    const pages = Math.ceil(count / config.pageSize);
+    expect(pages >= 3, `only ${pages} pages`);
+    return `${count} records over ${pages} pages`;
+  });
+
+  await check('users.list', async () => {
+    const page = await client.users.list();
+    expect(page.data.length > 0, 'no users');
+    let found = false;
+    for await (const user of client.users.list({ limit: 100 })) {
+      if (user.id === config.recipientId) found = true;
+    }
+    expect(found, 'the recipient is not listed');
+    return `${page.data.length} users on the first page`;
+  });
+
+  await check('create', async () => {
+    const message = `Smoke test from ${runtimeName()}`;
+    const { data } = await client.recognitions.create({
+      recipient_id: config.recipientId,
+      message,
+      points: 5,
+    });
+    expect(data.message === message, `message came back as ${JSON.stringify(data.message)}`);
+    expect(data.recipient.id === config.recipientId, 'wrong recipient');
+    expect(data.points === 5, `points came back as ${data.points}`);
+    const { data: again } = await client.recognitions.get(data.id);
+    expect(again.id === data.id, 'get returned another record');
+    return `created ${data.id}`;
+  });
+
+  await check('NotFoundError', async () => {
+    try {
+      await client.recognitions.get('00000000-0000-4000-8000-000000000000');
+    } catch (error) {
+      expect(error instanceof NotFoundError, `threw ${describe(error)}`);
+      expect(error instanceof ApiError, 'NotFoundError is not an ApiError');
+      expect(error.status === 404, `status ${error.status}`);
+      expect(typeof error.code === 'string' && error.code !== '', 'no code');
+      return `${error.status} ${error.code}`;
+    }
+    throw new CheckFailed('no error thrown');
+  });
+
+  await check('ApiError on a bad key', async () => {
+    const stranger = new Client({ apiKey: `rk_test_${'0'.repeat(32)}`, baseUrl: config.baseUrl });
+    try {
+      await stranger.users.list();
+    } catch (error) {
+      expect(error instanceof ApiError, `threw ${describe(error)}`);
+      expect(error.status === 401, `status ${error.status}`);
+      return `${error.constructor.name} ${error.status} ${error.code}`;
+    }
+    throw new CheckFailed('no error thrown');
+  });
+
+  await check('verifyWebhook', async () => {
+    const { payload, headers, secret, type } = config.webhook;
+    const event = await verifyWebhook(payload, headers, secret);
+    expect(event.type === type, `event type ${event.type}`);
+    const asHeaders = await verifyWebhook(payload, new Headers(headers), secret);
+    expect(asHeaders.id === event.id, 'Headers object gave another event');
+    return `${event.type} ${event.id}`;
+  });
+
+  await check('verifyWebhook rejects a tampered body', async () => {
+    const { payload, headers, secret } = config.webhook;
+    try {
+      await verifyWebhook(`${payload} `, headers, secret);
+    } catch (error) {
+      expect(error instanceof WebhookVerificationError, `threw ${describe(error)}`);
+      return `rejected: ${error.reason}`;
+    }
+    throw new CheckFailed('a tampered body verified');
+  });
+
+  say(`${runtimeName()}: ${passed} passed, ${failed} failed`);
+  return { passed, failed, lines };
+}
+
+function describe(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+/** Which runtime this is, without relying on anything Node-only. */
+export function runtimeName() {
+  const g = globalThis;
+  if (g.Bun) return `bun ${g.Bun.version}`;
+  if (g.Deno) return `deno ${g.Deno.version.deno}`;
+  if (g.navigator?.userAgent === 'Cloudflare-Workers') return 'workerd';
+  if (g.process?.versions?.node) return `node ${g.process.versions.node}`;
+  if (g.navigator?.userAgent) {
+    const match = /(HeadlessChrome|Chrome|Firefox)\/[\d.]+/.exec(g.navigator.userAgent);
+    return match ? match[0] : 'browser';
+  }
+  return 'unknown runtime';
+}
+
+/** The settings from the environment, where the runtime has one; undefined otherwise. */
+function configFromEnvironment() {
+  const g = globalThis;
+  let raw;
+  if (g.Deno) {
+    try {
+      raw = g.Deno.env.get('SMOKE_CONFIG');
+    } catch {
+      // No --allow-env: not run by the driver.
+    }
+  } else {
+    raw = g.process?.env?.SMOKE_CONFIG;
+  }
+  return raw ? JSON.parse(raw) : undefined;
+}
+
+const standalone = configFromEnvironment();
+if (standalone) {
+  const { failed } = await runSmoke(standalone);
+  if (failed > 0) {
+    if (globalThis.Deno) globalThis.Deno.exit(1);
+    globalThis.process.exitCode = 1;
+  }
+}
