@@ -11,8 +11,11 @@ import { parseSecret } from '../webhooks/secret.js';
 
 /** The three Standard Webhooks headers a delivery carries. */
 export interface WebhookHeaders {
+  /** The message id, the same on every retry of a delivery. */
   'webhook-id': string;
+  /** Unix seconds of the attempt. */
   'webhook-timestamp': string;
+  /** Space-separated `v1,<base64>` entries, one per secret. */
   'webhook-signature': string;
 }
 

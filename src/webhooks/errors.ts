@@ -10,7 +10,8 @@ export type WebhookVerificationErrorReason =
 
 /**
  * A delivery that must not be trusted, or a secret that cannot verify anything. Answer the
- * delivery with a 4xx status (400 or 401); its message never contains the secret.
+ * delivery with 400; for `invalid_secret`, the receiver's own misconfiguration, with 500 so that
+ * the service retries once it is fixed. The message never contains the secret.
  */
 export class WebhookVerificationError extends Error {
   /** The failed check, for code to branch on. */

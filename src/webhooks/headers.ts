@@ -4,12 +4,6 @@ import type {
   WEBHOOK_HEADER_TIMESTAMP,
 } from '../contract.js';
 
-type HeaderValue = string | readonly string[] | undefined;
-type WebhookHeaderName =
-  | typeof WEBHOOK_HEADER_ID
-  | typeof WEBHOOK_HEADER_TIMESTAMP
-  | typeof WEBHOOK_HEADER_SIGNATURE;
-
 /**
  * Request headers: a Fetch `Headers`, or a plain object as Node's `req.headers` and Express give
  * them (names in any case, values possibly arrays). The last member admits interfaces without an
@@ -17,8 +11,13 @@ type WebhookHeaderName =
  */
 export type WebhookRequestHeaders =
   | Headers
-  | { readonly [name: string]: HeaderValue }
-  | { readonly [name in WebhookHeaderName]?: HeaderValue };
+  | { readonly [name: string]: string | readonly string[] | undefined }
+  | {
+      readonly [name in
+        | typeof WEBHOOK_HEADER_ID
+        | typeof WEBHOOK_HEADER_TIMESTAMP
+        | typeof WEBHOOK_HEADER_SIGNATURE]?: string | readonly string[];
+    };
 
 /**
  * The value of header `name` (lower case), or `undefined` when it is absent or empty. Repeated

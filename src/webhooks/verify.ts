@@ -106,6 +106,8 @@ let backend: HmacBackend | undefined;
  * @returns The verified event, typed by its `type`.
  * @throws {@link WebhookVerificationError} (as a rejection) when the delivery must not be trusted
  *   or a secret is malformed; its `reason` says which check failed.
+ * @throws RangeError (as a rejection) when `options.tolerance` or `options.now` is not a valid
+ *   number, which would otherwise let any timestamp pass.
  * @example
  * ```ts
  * const event = await verifyWebhook(await request.text(), request.headers, process.env.WEBHOOK_SECRET!);
