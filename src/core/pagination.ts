@@ -106,11 +106,14 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
     let page: Page<Item, Params> = await this;
     while (true) {
       const prefetch = page.hasNextPage() ? this.#prefetch(page) : undefined;
+      let resumed = false;
       try {
         yield page;
+        resumed = true;
       } finally {
-        // Runs on break or throw in the caller's loop as well: drop the page fetched ahead.
-        if (prefetch && !prefetch.settled) prefetch.abort();
+        // Only a break or throw in the caller's loop leaves the yield without resuming: then drop
+        // the page fetched ahead. A caller that resumes before it arrives still waits for it.
+        if (!resumed && prefetch && !prefetch.settled) prefetch.abort();
       }
       if (!prefetch) return;
       page = await prefetch.page;
