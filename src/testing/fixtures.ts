@@ -13,65 +13,14 @@ import { toTimestamp } from './time.js';
 import { generateWebhookSecret } from './webhook-signer.js';
 
 /** Realistic values for generated records. */
-export const FIRST_NAMES = [
-  'Ada',
-  'Amara',
-  'Ben',
-  'Carmen',
-  'Chen',
-  'Dmitri',
-  'Elena',
-  'Fatima',
-  'Grace',
-  'Hiro',
-  'Ines',
-  'Jamal',
-  'Kai',
-  'Lena',
-  'Mateo',
-  'Nadia',
-  'Omar',
-  'Priya',
-  'Quinn',
-  'Rosa',
-  'Samir',
-  'Tess',
-  'Uma',
-  'Victor',
-  'Wen',
-  'Yara',
-  'Zoe',
-  'Luca',
-  'Maya',
-  'Noah',
-] as const;
-export const LAST_NAMES = [
-  'Lovelace',
-  'Okafor',
-  'Schmidt',
-  'García',
-  'Wei',
-  'Ivanov',
-  'Rossi',
-  'Haddad',
-  'Hopper',
-  'Tanaka',
-  'Moreau',
-  'Johnson',
-  'Kowalski',
-  'Nguyen',
-  'Silva',
-  'Patel',
-  'Larsen',
-  'Murphy',
-  'Costa',
-  'Fischer',
-  'Andersson',
-  'Dubois',
-  'Kim',
-  'Mensah',
-  'Novak',
-] as const;
+const FIRST_NAMES =
+  'Ada Amara Ben Carmen Chen Dmitri Elena Fatima Grace Hiro Ines Jamal Kai Lena Mateo Nadia Omar Priya Quinn Rosa Samir Tess Uma Victor Wen Yara Zoe Luca Maya Noah'.split(
+    ' ',
+  );
+const LAST_NAMES =
+  'Lovelace Okafor Schmidt García Wei Ivanov Rossi Haddad Hopper Tanaka Moreau Johnson Kowalski Nguyen Silva Patel Larsen Murphy Costa Fischer Andersson Dubois Kim Mensah Novak'.split(
+    ' ',
+  );
 export const TEAMS = [
   ['Engineering', 'Builds and runs the product.'],
   ['Design', 'Product and brand design.'],
@@ -95,7 +44,7 @@ export const REWARDS = [
   ['Spa voucher', 'A relaxing afternoon.', 3000],
   ['Headphones', 'Noise-cancelling, for focused work.', 4500],
 ] as const;
-export const MESSAGES = [
+const MESSAGES = [
   'Thanks for jumping on the incident last night, {name}!',
   'Great demo today, {name}. The customer loved it.',
   '{name} reviewed my pull request within minutes. Lifesaver!',
@@ -112,7 +61,7 @@ export const MESSAGES = [
   'Thanks for mentoring me this quarter, {name}.',
   'Shout-out to {name} for keeping the release on schedule.',
 ] as const;
-export const POINTS = [0, 5, 10, 10, 20, 25, 25, 50, 100] as const;
+const POINTS = [0, 5, 10, 10, 20, 25, 25, 50, 100] as const;
 
 /** What the record factories draw on. */
 export interface FixtureContext {

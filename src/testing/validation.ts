@@ -19,7 +19,8 @@ export function parseInstant(text: string, endOfDay = false): number | undefined
   const start = Date.parse(`${day}T00:00:00Z`);
   if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== day) return undefined;
   if (DATE.test(text)) return endOfDay ? start + 86_399_999 : start;
-  return DATE_TIME.test(text) ? Date.parse(text) : undefined;
+  const instant = DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(instant) ? undefined : instant;
 }
 
 /**

@@ -26,7 +26,7 @@ export const createRecognition: Operation = ({ store, body, caller, now, emit })
   const details: ErrorDetail[] = [];
   const recipient = checkRecipient(store, input.recipient_id, sender, details);
   const message = checkMessage(input.message, details);
-  const points = input.points ?? 0;
+  const points = input.points === undefined ? 0 : input.points;
   if (!Number.isInteger(points) || (points as number) < 0 || (points as number) > POINTS_MAX) {
     details.push({ field: 'points', message: `must be an integer from 0 to ${POINTS_MAX}` });
   }

@@ -1,0 +1,71 @@
+import { createMockApi } from '@employee-recognition/sdk/testing';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const api = createMockApi({ recognitions: 40 });
+const server = setupServer(...api.handlers);
+const base = api.baseUrl;
+const headers = { authorization: `Bearer ${api.testKey}` };
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => api.reset());
+afterAll(async () => {
+  server.close();
+  await api.close();
+});
+
+describe('MSW handlers', () => {
+  it('serve the API at the base URL to plain fetch', async () => {
+    const response = await fetch(`${base}/v1/recognitions?limit=5`, { headers });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(response.headers.get('x-ratelimit-limit')).toBe('100');
+    const body = await response.json();
+    expect(body.data).toHaveLength(5);
+    expect(body.pagination.total_pages).toBe(8);
+  });
+
+  it('keep state across requests', async () => {
+    const recipient = api.store.users.all()[1]!.id;
+    const created = await fetch(`${base}/v1/recognitions`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ recipient_id: recipient, message: 'Through MSW' }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = await created.json();
+    const fetched = await fetch(`${base}/v1/recognitions/${data.id}`, { headers });
+    expect((await fetched.json()).data).toEqual(data);
+    const deleted = await fetch(`${base}/v1/recognitions/${data.id}`, {
+      method: 'DELETE',
+      headers,
+    });
+    expect(deleted.status).toBe(204);
+  });
+
+  it('answer errors, 401 and 404, in the contract shape', async () => {
+    const unauthorized = await fetch(`${base}/v1/teams`);
+    expect(unauthorized.status).toBe(401);
+    expect((await unauthorized.json()).error.code).toBe('unauthorized');
+    const missing = await fetch(`${base}/v1/nope`, { headers });
+    expect(missing.status).toBe(404);
+  });
+
+  it('turn a dropped connection into a rejected fetch', async () => {
+    api.faults.dropNext('GET /v1/teams');
+    await expect(fetch(`${base}/v1/teams`, { headers })).rejects.toThrow(TypeError);
+    expect((await fetch(`${base}/v1/teams`, { headers })).status).toBe(200);
+  });
+
+  it('pass through a fault’s raw body', async () => {
+    api.faults.failNext('GET /v1/users', { status: 502, body: '<h1>Bad Gateway</h1>' });
+    const response = await fetch(`${base}/v1/users`, { headers });
+    expect(response.status).toBe(502);
+    expect(await response.text()).toBe('<h1>Bad Gateway</h1>');
+  });
+
+  it('leave other hosts to onUnhandledRequest', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(fetch('https://elsewhere.example/v1/teams')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,133 @@
+import { request as httpRequest } from 'node:http';
+import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: MockServer;
+let headers: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startMockServer({ recognitions: 50 });
+  headers = { authorization: `Bearer ${server.api.testKey}` };
+});
+afterAll(() => server.close());
+
+describe('startMockServer', () => {
+  it('listens on 127.0.0.1 on a free port, with the mock’s base URL set to it', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.api.baseUrl).toBe(server.url);
+  });
+
+  it('serves the API over real HTTP, with CORS', async () => {
+    const response = await fetch(`${server.url}/v1/recognitions?limit=3`, { headers });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(response.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    expect((await response.json()).data).toHaveLength(3);
+  });
+
+  it('passes bodies, methods and headers through', async () => {
+    const recipient = server.api.store.users.all()[1]!.id;
+    const send = () =>
+      fetch(`${server.url}/v1/recognitions`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': 'over-http' },
+        body: JSON.stringify({ recipient_id: recipient, message: 'Über HTTP ✓' }),
+      });
+    const created = await send();
+    expect(created.status).toBe(201);
+    const { data } = await created.json();
+    expect(data.message).toBe('Über HTTP ✓');
+    expect((await send()).headers.get('idempotent-replayed')).toBe('true');
+    const deleted = await fetch(`${server.url}/v1/recognitions/${data.id}`, {
+      method: 'DELETE',
+      headers,
+    });
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe('');
+    expect(deleted.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers a CORS preflight with 204', async () => {
+    const response = await fetch(`${server.url}/v1/recognitions`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
+    expect(response.headers.get('access-control-allow-headers')).toMatch(
+      /Authorization.*Content-Type.*Idempotency-Key/,
+    );
+  });
+
+  it('destroys the socket for a dropped connection, so fetch rejects, and a lost answer too', async () => {
+    server.api.faults.dropNext('GET /v1/teams');
+    await expect(fetch(`${server.url}/v1/teams`, { headers })).rejects.toThrow(TypeError);
+    const before = server.api.store.recognitions.size;
+    const recipient = server.api.store.users.all()[1]!.id;
+    server.api.faults.dropResponseNext('POST /v1/recognitions');
+    await expect(
+      fetch(`${server.url}/v1/recognitions`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ recipient_id: recipient, message: 'lost answer' }),
+      }),
+    ).rejects.toThrow(TypeError);
+    expect(server.api.store.recognitions.size).toBe(before + 1);
+    expect((await fetch(`${server.url}/v1/teams`, { headers })).status).toBe(200);
+  });
+
+  it('sends a fault’s HTML body as is', async () => {
+    server.api.faults.failNext('GET /v1/users', {
+      status: 503,
+      body: '<html>Maintenance</html>',
+      retryAfter: 120,
+    });
+    const response = await fetch(`${server.url}/v1/users`, { headers });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('retry-after')).toBe('120');
+    expect(await response.text()).toBe('<html>Maintenance</html>');
+  });
+
+  it('aborts a delayed request when the client goes away', async () => {
+    server.api.faults.delayNext('GET /v1/rewards', 60_000);
+    const controller = new AbortController();
+    const pending = fetch(`${server.url}/v1/rewards`, { headers, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await fetch(`${server.url}/v1/rewards`, { headers })).status).toBe(200);
+  });
+});
+
+describe('close', () => {
+  it('closes idle and open connections and stops listening', async () => {
+    const other = await startMockServer();
+    const auth = { authorization: `Bearer ${other.api.testKey}` };
+    // A kept-alive idle connection, and one held open by a delay.
+    expect((await fetch(`${other.url}/v1/teams`, { headers: auth })).status).toBe(200);
+    other.api.faults.delayNext('GET /v1/teams', 60_000);
+    const held = new Promise<string>((resolve) => {
+      httpRequest(`${other.url}/v1/teams`, { headers: auth }, () => resolve('answered'))
+        .on('error', (error) => resolve(error.message))
+        .end();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await other.close();
+    expect(await held).toBe('socket hang up');
+    await expect(fetch(`${other.url}/v1/teams`, { headers: auth })).rejects.toThrow(TypeError);
+  });
+
+  it('reports a port in use', async () => {
+    const port = Number(new URL(server.url).port);
+    await expect(startMockServer({ port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
