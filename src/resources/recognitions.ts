@@ -18,13 +18,23 @@ const recognitionSchema = z.looseObject({
   created_at: timestamp,
 });
 
-/** A Date goes out as its ISO string; a string must already be an ISO 8601 date or date-time. */
+const DATE_PARAM_ERROR = 'must be a Date or an ISO 8601 date or date-time string';
+
+// An ISO 8601 date, or a date-time with a Z or ±hh:mm offset. One regex rather than zod's two iso
+// formats in a union: the same check for a fraction of the bundle size.
+const ISO_DATE_OR_DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/;
+
+// A valid Date becomes its ISO string first, so one string check serves both forms. The cast
+// declares what the checks guarantee: a Date or a string in, a string out.
 const dateParam = z.pipe(
-  z.union([z.date(), z.iso.date(), z.iso.datetime({ offset: true })], {
-    error: 'must be a Date or an ISO 8601 date or date-time string',
-  }),
-  z.transform((value) => (value instanceof Date ? value.toISOString() : value)),
-);
+  z.transform((value) =>
+    value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value,
+  ),
+  z
+    .string({ error: DATE_PARAM_ERROR })
+    .check(z.regex(ISO_DATE_OR_DATE_TIME, { error: DATE_PARAM_ERROR })),
+) as z.ZodMiniType<string, Date | string>;
 
 const listParamsSchema = z.strictObject({
   ...pageParamsShape,

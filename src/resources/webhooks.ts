@@ -9,22 +9,35 @@ import { openEnum, recordId, timestamp } from './shared.js';
 /** Subscribes a webhook to every event type, present and future. */
 type AllEvents = '*';
 
-const webhookSchema = z.looseObject({
+const webhookShape = {
   id: recordId,
   url: z.string(),
   events: z.array(openEnum<WebhookEventType | AllEvents>()),
   description: z.nullable(z.string()),
   enabled: z.boolean(),
   created_at: timestamp,
-});
+};
 
-const webhookWithSecretSchema = z.extend(webhookSchema, { secret: z.string() });
+const webhookSchema = z.looseObject(webhookShape);
+const webhookWithSecretSchema = z.looseObject({ ...webhookShape, secret: z.string() });
 
 const webhookResponse = dataSchema(webhookSchema);
 const webhookListResponse = dataSchema(z.array(webhookSchema));
 const webhookWithSecretResponse = dataSchema(webhookWithSecretSchema);
 
-const urlParam = z.url({ protocol: /^https$/ });
+// A refine on the URL parser rather than z.url(): the same check, smaller in the bundle.
+const urlParam = z.string().check(
+  z.refine(
+    (url) => {
+      try {
+        return new URL(url).protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an https URL' },
+  ),
+);
 
 // The checks guarantee the declared type: known types, or "*" alone. Readonly input, so a
 // constant list such as WEBHOOK_EVENT_TYPES can be passed as it is.
