@@ -151,7 +151,7 @@ async function smokeProgram(testing, file, args, extraEnv = {}) {
 
 async function bundle(entry, outfile, platform, conditions) {
   const esbuild = await import('esbuild');
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: [join(root, entry)],
     outfile,
     bundle: true,
@@ -160,11 +160,17 @@ async function bundle(entry, outfile, platform, conditions) {
     conditions,
     target: 'es2022',
     logLevel: 'warning',
-    // The SDK must not need Node built-ins here: a `node:` import fails the build.
-    external: [],
+    metafile: true,
   });
+  // What a consumer's bundler gets: the package through its exports, i.e. dist/, never src/
+  // (test/runtimes/tsconfig.json keeps the root tsconfig's paths to src/ out), and no Node
+  // built-in (an import of one would fail in a Worker or a page).
+  const inputs = Object.keys(result.metafile.inputs);
+  const sources = inputs.filter((input) => input.startsWith('src/'));
+  if (sources.length) throw new Error(`the bundle took the sources: ${sources.join(', ')}`);
+  if (!inputs.includes('dist/index.js')) throw new Error('the bundle lacks dist/index.js');
   const text = readFileSync(outfile, 'utf8');
-  if (/\bfrom\s*["']node:|\brequire\(["']node:/.test(text)) {
+  if (/\bfrom\s*["']node:|\bimport\(["']node:|\brequire\(["']node:/.test(text)) {
     throw new Error(`${relative(root, outfile)} imports a node: module`);
   }
   return text.length;

@@ -50,7 +50,11 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
   await check('import', async () => {
     expect(typeof Client === 'function', 'Client is not a class');
     expect(typeof verifyWebhook === 'function', 'verifyWebhook is not a function');
-    return `@employee-recognition/sdk ${VERSION}`;
+    // Where the runtime resolves the name (Node, Bun, Deno): the build, never the sources.
+    // Bundles resolve it at build time; the driver checks what went into them.
+    const where = resolvedPath('@employee-recognition/sdk');
+    if (where) expect(/\/dist\/index\.js$/.test(where), `resolved to ${where}`);
+    return `@employee-recognition/sdk ${VERSION}${where ? ` from ${where.replace(/^.*\/(dist\/)/, '$1')}` : ''}`;
   });
 
   await check('list first page', async () => {
@@ -136,7 +140,9 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
     expect(event.type === type, `event type ${event.type}`);
     const asHeaders = await verifyWebhook(payload, new Headers(headers), secret);
     expect(asHeaders.id === event.id, 'Headers object gave another event');
-    return `${event.type} ${event.id}`;
+    // The SDK takes node:crypto where process.getBuiltinModule offers it, Web Crypto elsewhere.
+    const backend = globalThis.process?.getBuiltinModule ? 'node:crypto' : 'Web Crypto';
+    return `${event.type} ${event.id} (${backend})`;
   });
 
   await check('verifyWebhook rejects a tampered body', async () => {
@@ -152,6 +158,15 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
 
   say(`${runtimeName()}: ${passed} passed, ${failed} failed`);
   return { passed, failed, lines };
+}
+
+function resolvedPath(specifier) {
+  try {
+    const url = import.meta.resolve?.(specifier);
+    return typeof url === 'string' && url.startsWith('file:') ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function describe(error) {
