@@ -90,6 +90,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'budget.updated',
   'budget.depleted',
 ] as const;
+/** One of the 18 event types a webhook can subscribe to and receive. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Scopes by operation group (contract §2). */
@@ -104,4 +105,5 @@ export const SCOPES = [
   'budgets:read',
   'analytics:read',
 ] as const;
+/** A permission an API key or token carries, named `resource:action`. */
 export type Scope = (typeof SCOPES)[number];

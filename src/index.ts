@@ -43,3 +43,18 @@ export {
   type WebhookWithSecret,
 } from './resources/webhooks.js';
 export { VERSION } from './version.js';
+export {
+  type KnownWebhookEvent,
+  type TeamMemberEventData,
+  type UnknownWebhookEvent,
+  type UnknownWebhookEventType,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventDataMap,
+  type WebhookEventOf,
+  type WebhookPayload,
+  type WebhookRequestHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationErrorReason,
+} from './webhooks/index.js';

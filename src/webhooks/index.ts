@@ -17,15 +17,5 @@ export type {
 } from './events.js';
 export type { WebhookRequestHeaders } from './headers.js';
 export type { WebhookPayload } from './payload.js';
-export type {
-  Budget,
-  BudgetPeriod,
-  Recognition,
-  Reward,
-  Team,
-  User,
-  UserRole,
-  UserStatus,
-  UserSummary,
-} from './records.js';
+export type { Budget, Recognition, Reward, Team, User } from './records.js';
 export { type VerifyWebhookOptions, verifyWebhook } from './verify.js';

@@ -42,7 +42,7 @@ describe('ApiPromise', () => {
     let finished = false;
     const call = new ApiPromise(Promise.reject(new Error('boom')), () => 1);
     await expect(call.finally(() => (finished = true))).rejects.toThrow('boom');
-    await expect(call.catch((error: Error) => error.message)).resolves.toBe('boom');
+    await expect(call.catch((error) => (error as Error).message)).resolves.toBe('boom');
     expect(finished).toBe(true);
   });
 });

@@ -9,7 +9,6 @@ import type {
   TeamMemberEventData,
   UnknownWebhookEvent,
   User,
-  UserRole,
   WebhookEvent,
   WebhookEventDataMap,
   WebhookEventOf,
@@ -77,8 +76,8 @@ describe('WebhookEvent types', () => {
 
   it('keeps fields and enumeration values that later API versions add', () => {
     expectTypeOf<Recognition['reactions']>().toBeUnknown();
-    expectTypeOf<'admin'>().toExtend<UserRole>();
-    expectTypeOf<'auditor'>().toExtend<UserRole>();
+    expectTypeOf<'admin'>().toExtend<User['role']>();
+    expectTypeOf<'auditor'>().toExtend<User['role']>();
     expectTypeOf<User['team_id']>().toEqualTypeOf<string | null>();
   });
 
