@@ -6,9 +6,13 @@ import { ApiResource, dataSchema } from '../core/resource.js';
 import { parseInput } from '../core/validation.js';
 
 const summarySchema = z.looseObject({
+  /** The period summarized, such as `30d`. */
   period: z.string(),
+  /** Recognitions given in the period. */
   total_recognitions: z.int(),
+  /** A percentage, 0–100. */
   participation_rate: z.number(),
+  /** Points given in the period. */
   total_points: z.int(),
 });
 
@@ -27,7 +31,7 @@ const summaryParamsSchema = z.object({
 });
 
 /** Recognition statistics for a period; `participation_rate` is a percentage (0–100). */
-export type AnalyticsSummary = z.output<typeof summarySchema>;
+export interface AnalyticsSummary extends z.output<typeof summarySchema> {}
 
 /** Analytics: aggregated recognition statistics. */
 export class Analytics extends ApiResource {

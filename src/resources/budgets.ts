@@ -6,11 +6,14 @@ import { openEnum, recordId, timestamp } from './shared.js';
 
 const budgetSchema = z.looseObject({
   id: recordId,
+  /** The team the budget belongs to, or null for the whole organization. */
   team_id: z.nullable(recordId),
   period: openEnum<'monthly' | 'quarterly' | 'annual'>(),
+  /** Whole points, 0 or more; likewise `used_points` and `remaining_points`. */
   total_points: z.int(),
   used_points: z.int(),
   remaining_points: z.int(),
+  /** ISO 8601, UTC; likewise `ends_at`. */
   starts_at: timestamp,
   ends_at: timestamp,
 });
@@ -22,7 +25,7 @@ const budgetListResponse = dataSchema(z.array(budgetSchema));
  * Points to give during a period, for a team or for the organization (`team_id: null`).
  * `period` may take values added later.
  */
-export type Budget = z.output<typeof budgetSchema>;
+export interface Budget extends z.output<typeof budgetSchema> {}
 
 /** Budgets: the points available for recognitions in a period. */
 export class Budgets extends ApiResource {

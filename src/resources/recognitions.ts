@@ -11,10 +11,14 @@ const participantSchema = z.looseObject({ id: recordId, name: z.string() });
 
 const recognitionSchema = z.looseObject({
   id: recordId,
+  /** Who gave it: the owner of the credential that created it. */
   sender: participantSchema,
+  /** Who received it. */
   recipient: participantSchema,
   message: z.string(),
+  /** Whole points, 0 or more. */
   points: z.int(),
+  /** ISO 8601, UTC. */
   created_at: timestamp,
 });
 
@@ -38,9 +42,13 @@ const dateParam = z.pipe(
 
 const listParamsSchema = z.strictObject({
   ...pageParamsShape,
+  /** Earliest `created_at`, inclusive: a Date or an ISO 8601 date or date-time. */
   from: z.optional(dateParam),
+  /** Latest `created_at`, inclusive: a Date or an ISO 8601 date or date-time. */
   to: z.optional(dateParam),
+  /** Only recognitions given by this user (a UUID). */
   sender_id: z.optional(z.guid()),
+  /** Only recognitions received by this user (a UUID). */
   recipient_id: z.optional(z.guid()),
 });
 
@@ -54,8 +62,11 @@ const messageParam = z.string().check(
 );
 
 const createParamsSchema = z.strictObject({
+  /** The user to recognize (a UUID); not the sender, who is the credential's owner. */
   recipient_id: z.guid(),
+  /** 1–500 characters after trimming; sent as given. */
   message: messageParam,
+  /** A whole number from 0 to 1000; the service uses 0 when absent. */
   points: z.optional(z.int().check(z.minimum(0), z.maximum(POINTS_MAX))),
 });
 
@@ -63,19 +74,19 @@ const recognitionResponse = dataSchema(recognitionSchema);
 const recognitionPage = pageSchema(recognitionSchema);
 
 /** A message with points from one user (the credential's owner) to another. */
-export type Recognition = z.output<typeof recognitionSchema>;
+export interface Recognition extends z.output<typeof recognitionSchema> {}
 
 /**
  * Filters and paging of {@link Recognitions.list}. `from` and `to` bound `created_at`
  * inclusively; each takes a Date or an ISO 8601 date or date-time string.
  */
-export type RecognitionListParams = z.input<typeof listParamsSchema>;
+export interface RecognitionListParams extends z.input<typeof listParamsSchema> {}
 
 /**
  * The body of {@link Recognitions.create}: `message` has 1–500 characters after trimming,
  * `points` is a whole number from 0 to 1000 (the service uses 0 when absent).
  */
-export type RecognitionCreateParams = z.input<typeof createParamsSchema>;
+export interface RecognitionCreateParams extends z.input<typeof createParamsSchema> {}
 
 /** Recognitions: sending, listing and withdrawing praise between users. */
 export class Recognitions extends ApiResource {

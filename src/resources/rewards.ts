@@ -9,8 +9,11 @@ const rewardSchema = z.looseObject({
   id: recordId,
   name: z.string(),
   description: z.nullable(z.string()),
+  /** Whole points, 0 or more. */
   cost: z.int(),
+  /** Whether the reward can be obtained now. */
   available: z.boolean(),
+  /** ISO 8601, UTC. */
   created_at: timestamp,
 });
 
@@ -18,10 +21,10 @@ const rewardResponse = dataSchema(rewardSchema);
 const rewardPage = pageSchema(rewardSchema);
 
 /** Something users can obtain for points; `cost` is in points. */
-export type Reward = z.output<typeof rewardSchema>;
+export interface Reward extends z.output<typeof rewardSchema> {}
 
 /** Paging of {@link Rewards.list}. */
-export type RewardListParams = z.input<typeof pageParams>;
+export interface RewardListParams extends z.input<typeof pageParams> {}
 
 /** Rewards: what users can obtain for their points. */
 export class Rewards extends ApiResource {

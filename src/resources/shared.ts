@@ -24,8 +24,11 @@ export const timestamp = z.string();
 
 /** The paging parameters of every paginated list (contract §4, §5), to spread into a list's params. */
 export const pageParamsShape = {
+  /** Page number, from 1 (the default). Asking for a page switches the list to page mode. */
   page: z.optional(z.int().check(z.minimum(1))),
+  /** Records per page, 1–100; the service's default is 20. */
   limit: z.optional(z.int().check(z.minimum(PAGE_LIMIT_MIN), z.maximum(PAGE_LIMIT_MAX))),
+  /** The opaque `next_cursor` of an earlier page, to continue from there. */
   cursor: z.optional(z.string().check(z.minLength(1))),
 };
 

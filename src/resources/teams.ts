@@ -9,7 +9,9 @@ const teamSchema = z.looseObject({
   id: recordId,
   name: z.string(),
   description: z.nullable(z.string()),
+  /** Whole number, 0 or more. */
   member_count: z.int(),
+  /** ISO 8601, UTC. */
   created_at: timestamp,
 });
 
@@ -17,10 +19,10 @@ const teamResponse = dataSchema(teamSchema);
 const teamPage = pageSchema(teamSchema);
 
 /** A group of users. */
-export type Team = z.output<typeof teamSchema>;
+export interface Team extends z.output<typeof teamSchema> {}
 
 /** Paging of {@link Teams.list}. */
-export type TeamListParams = z.input<typeof pageParams>;
+export interface TeamListParams extends z.input<typeof pageParams> {}
 
 /** Teams: groups of users. */
 export class Teams extends ApiResource {

@@ -11,8 +11,11 @@ const userSchema = z.looseObject({
   email: z.string(),
   role: openEnum<'admin' | 'manager' | 'member'>(),
   status: openEnum<'active' | 'deactivated'>(),
+  /** The user's team, or null when they belong to none. */
   team_id: z.nullable(recordId),
+  /** Whole points the user holds. */
   points_balance: z.int(),
+  /** ISO 8601, UTC. */
   created_at: timestamp,
 });
 
@@ -20,10 +23,10 @@ const userResponse = dataSchema(userSchema);
 const userPage = pageSchema(userSchema);
 
 /** A member of the organization. `role` and `status` may take values added later. */
-export type User = z.output<typeof userSchema>;
+export interface User extends z.output<typeof userSchema> {}
 
 /** Paging of {@link Users.list}. */
-export type UserListParams = z.input<typeof pageParams>;
+export interface UserListParams extends z.input<typeof pageParams> {}
 
 /** Users: the members of the organization. */
 export class Users extends ApiResource {

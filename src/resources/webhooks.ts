@@ -11,15 +11,23 @@ type AllEvents = '*';
 
 const webhookShape = {
   id: recordId,
+  /** Where deliveries go: an https URL. */
   url: z.string(),
+  /** The subscribed event types, or `["*"]` for all; may hold types added after this SDK. */
   events: z.array(openEnum<WebhookEventType | AllEvents>()),
   description: z.nullable(z.string()),
+  /** Whether deliveries are being sent. */
   enabled: z.boolean(),
+  /** ISO 8601, UTC. */
   created_at: timestamp,
 };
 
 const webhookSchema = z.looseObject(webhookShape);
-const webhookWithSecretSchema = z.looseObject({ ...webhookShape, secret: z.string() });
+const webhookWithSecretSchema = z.looseObject({
+  ...webhookShape,
+  /** The signing secret (`whsec_…`) for verifying deliveries. Returned only by creation. */
+  secret: z.string(),
+});
 
 const webhookResponse = dataSchema(webhookSchema);
 const webhookListResponse = dataSchema(z.array(webhookSchema));
@@ -58,7 +66,9 @@ const eventsParam = z
 >;
 
 const createParamsSchema = z.strictObject({
+  /** Where deliveries go: an https URL. */
   url: urlParam,
+  /** The event types to deliver, at least one, or `["*"]` for all, present and future. */
   events: eventsParam,
   description: z.optional(z.string()),
 });
@@ -67,6 +77,7 @@ const updateParamsSchema = z.strictObject({
   url: z.optional(urlParam),
   events: z.optional(eventsParam),
   description: z.optional(z.string()),
+  /** False pauses deliveries; true resumes them. */
   enabled: z.optional(z.boolean()),
 });
 
@@ -74,16 +85,16 @@ const updateParamsSchema = z.strictObject({
  * A registered endpoint that receives event deliveries. `events` lists the subscribed event
  * types, or is `["*"]` for all; it may hold types added later.
  */
-export type Webhook = z.output<typeof webhookSchema>;
+export interface Webhook extends z.output<typeof webhookSchema> {}
 
 /** A webhook as its creation returns it: with the signing `secret` (`whsec_…`), shown only then. */
-export type WebhookWithSecret = z.output<typeof webhookWithSecretSchema>;
+export interface WebhookWithSecret extends z.output<typeof webhookWithSecretSchema> {}
 
 /** The body of {@link Webhooks.create}: an https `url` and a non-empty `events` list or `["*"]`. */
-export type WebhookCreateParams = z.input<typeof createParamsSchema>;
+export interface WebhookCreateParams extends z.input<typeof createParamsSchema> {}
 
 /** The body of {@link Webhooks.update}: any subset of the create fields, plus `enabled`. */
-export type WebhookUpdateParams = z.input<typeof updateParamsSchema>;
+export interface WebhookUpdateParams extends z.input<typeof updateParamsSchema> {}
 
 /** Webhooks: the endpoints that receive event deliveries. */
 export class Webhooks extends ApiResource {
