@@ -207,10 +207,17 @@ async function toSdkError(
 ): Promise<Error> {
   if (error instanceof HTTPError) {
     const text = await readText(error.response, timeout, bodyTimer, callerSignal);
-    return apiErrorFromResponse(error.response, text);
+    return apiErrorFromResponse(error.response, redactCredential(text, error.request));
   }
   if (error instanceof EmployeeRecognitionError) return error;
   return toConnectionError(error, callerSignal, timeout, bodyTimer);
+}
+
+/** A server that echoes the credential in its error body must not put it in our error. */
+function redactCredential(text: string, request: Request): string {
+  const credential = request.headers.get('authorization')?.replace(/^Bearer /, '');
+  // A very short credential would redact ordinary words; such a one is no secret anyway.
+  return credential && credential.length >= 8 ? text.replaceAll(credential, '[redacted]') : text;
 }
 
 function toConnectionError(
