@@ -12,15 +12,19 @@ import type {
 import { toTimestamp } from './time.js';
 import { generateWebhookSecret } from './webhook-signer.js';
 
-/** Realistic values for generated records. */
-const FIRST_NAMES =
-  'Ada Amara Ben Carmen Chen Dmitri Elena Fatima Grace Hiro Ines Jamal Kai Lena Mateo Nadia Omar Priya Quinn Rosa Samir Tess Uma Victor Wen Yara Zoe Luca Maya Noah'.split(
+// Realistic values for generated records.
+const FIRST_NAMES = [
+  ...'Ada Amara Ben Carmen Chen Dmitri Elena Fatima Grace Hiro Ines Jamal Kai Lena Mateo'.split(
     ' ',
-  );
-const LAST_NAMES =
-  'Lovelace Okafor Schmidt García Wei Ivanov Rossi Haddad Hopper Tanaka Moreau Johnson Kowalski Nguyen Silva Patel Larsen Murphy Costa Fischer Andersson Dubois Kim Mensah Novak'.split(
-    ' ',
-  );
+  ),
+  ...'Nadia Omar Priya Quinn Rosa Samir Tess Uma Victor Wen Yara Zoe Luca Maya Noah'.split(' '),
+];
+const LAST_NAMES = [
+  ...'Lovelace Okafor Schmidt García Wei Ivanov Rossi Haddad Hopper Tanaka Moreau'.split(' '),
+  ...'Johnson Kowalski Nguyen Silva Patel Larsen Murphy Costa Fischer Andersson'.split(' '),
+  ...'Dubois Kim Mensah Novak'.split(' '),
+];
+/** Team names and descriptions. */
 export const TEAMS = [
   ['Engineering', 'Builds and runs the product.'],
   ['Design', 'Product and brand design.'],
@@ -30,6 +34,7 @@ export const TEAMS = [
   ['Finance', 'Budgets, payroll and forecasts.'],
   ['Marketing', null],
 ] as const;
+/** Reward names, descriptions and costs. */
 export const REWARDS = [
   ['Extra day off', 'One additional paid day off, to be taken within the year.', 5000],
   ['Coffee voucher', 'A voucher for the café around the corner.', 50],

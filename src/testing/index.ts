@@ -7,7 +7,6 @@
 
 export type { MockKey, RateLimitTier } from './auth.js';
 export type { MockCollection } from './collection.js';
-export type { ErrorDetail } from './errors.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export { DEFAULT_REFERENCE_DATE, type MockApiOptions } from './options.js';
@@ -23,5 +22,5 @@ export type {
 export type { RecordedRequest } from './request-log.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { MockStore } from './store.js';
-export type { DeliveryAttempt, WebhookEvent, WebhookFetch } from './webhook-delivery.js';
+export type { DeliveryAttempt, MockWebhookEvent, WebhookFetch } from './webhook-delivery.js';
 export { generateWebhookSecret, signWebhook, type WebhookHeaders } from './webhook-signer.js';

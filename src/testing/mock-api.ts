@@ -17,7 +17,7 @@ import { sleep } from './timers.js';
 import {
   createWebhookDispatcher,
   type DeliveryAttempt,
-  type WebhookEvent,
+  type MockWebhookEvent,
 } from './webhook-delivery.js';
 
 /** A fetch-compatible function. */
@@ -50,7 +50,7 @@ export interface MockApi {
    * Sends an event of any type to the webhooks subscribed to it. Resolves, with the event, once
    * the first attempt of each delivery has finished; retries follow on their schedule.
    */
-  emit(type: WebhookEventType, data: unknown): Promise<WebhookEvent>;
+  emit(type: WebhookEventType, data: unknown): Promise<MockWebhookEvent>;
   /** Resolves when no delivery attempt is in flight. */
   flushDeliveries(): Promise<void>;
   /** Back to the start: seeded data, no faults, requests, deliveries, rate-limit or idempotency state. */
@@ -63,6 +63,16 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const IDEMPOTENT_BY_KEY = new Set(['POST', 'PATCH']);
 // Unauthenticated requests share one allowance, as a service would count them per address.
 const ANONYMOUS = Symbol('anonymous');
+
+// An authenticated request on its way to an operation.
+interface Call {
+  request: Request;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+  now: number;
+  caller: Caller;
+}
 
 /** Creates a mock of the whole API over an in-memory store seeded from `options.seed`. */
 export function createMockApi(options: MockApiOptions = {}): MockApi {
@@ -85,38 +95,52 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   let lifetime = new AbortController();
   let requestCount = 0;
 
-  // Synchronous from here on, so no other request interleaves with a write.
-  const route = (
-    request: Request,
-    path: string,
-    query: URLSearchParams,
-    body: string,
-    now: number,
-    caller: Caller | undefined,
-  ): Answer => {
-    if (!caller) throw new HttpError(401, 'Missing, malformed or unknown credential.');
+  // The API proper, past authentication and the rate limit.
+  const operate = (call: Call): Answer => {
+    const { request, path, caller } = call;
     const match = findRoute(request.method, path);
     if (!match) throw new HttpError(404, `No route for ${request.method} ${path}.`);
     requireScope(caller, match.route.scope);
     const context: OperationContext = {
       store,
       params: match.params,
-      query,
-      body,
+      query: call.query,
+      body: call.body,
       caller,
-      now,
+      now: call.now,
       emit: (type, data) => void dispatcher.dispatch(type, data),
     };
-    const operate = () => catchHttpErrors(() => match.route.operation(context));
+    const run = () => catchHttpErrors(() => match.route.operation(context));
     const key = request.headers.get(HEADER_IDEMPOTENCY_KEY);
-    if (key === null || !IDEMPOTENT_BY_KEY.has(request.method)) return operate();
-    return idempotency.run(
-      caller.credential,
-      key,
-      `${request.method} ${path}\n${body}`,
-      now,
-      operate,
-    );
+    if (key === null || !IDEMPOTENT_BY_KEY.has(request.method)) return run();
+    const fingerprint = `${request.method} ${path}\n${call.body}`;
+    return idempotency.run(caller.credential, key, fingerprint, call.now, run);
+  };
+
+  // Synchronous, so no other request interleaves with a write.
+  const respond = (
+    request: Request,
+    url: URL,
+    path: string,
+    body: string,
+    id: string,
+  ): Response => {
+    const now = config.now();
+    const caller = identify(request.headers.get('authorization'));
+    const bucket = caller?.credential ?? ANONYMOUS;
+    const limit = limiter.take(bucket, caller?.rateLimit ?? DEFAULT_RATE_LIMIT, now);
+    let answer: Answer;
+    try {
+      answer = catchHttpErrors(() => {
+        if (!limit.allowed) throw new HttpError(429, 'Too many requests: retry after Retry-After.');
+        if (!caller) throw new HttpError(401, 'Missing, malformed or unknown credential.');
+        return operate({ request, path, query: url.searchParams, body, now, caller });
+      });
+    } catch (error) {
+      // A bug in the mock: say what it was rather than crash the test's fetch.
+      answer = { status: 500, body: errorBody(500, `The mock failed: ${String(error)}`) };
+    }
+    return toResponse(answer, { [HEADER_REQUEST_ID]: id, ...limit.headers });
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -127,33 +151,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       ? url.pathname.slice(basePath.length)
       : url.pathname;
     const body = METHODS_WITH_BODY.has(request.method) ? await request.text() : '';
-    requests.push(
-      recordRequest(request, { id, path, query: url.searchParams, body, time: config.now() }),
-    );
+    const time = config.now();
+    requests.push(recordRequest(request, { id, path, query: url.searchParams, body, time }));
     const fault = faults.take(request.method, path);
     if (fault?.kind === 'drop') return Response.error();
     if (fault?.kind === 'fail') return faultResponse(fault, { [HEADER_REQUEST_ID]: id });
     if (fault?.kind === 'delay') await sleep(fault.ms, [request.signal, lifetime.signal]);
-    const now = config.now();
-    const caller = identify(request.headers.get('authorization'));
-    const limit = limiter.take(
-      caller?.credential ?? ANONYMOUS,
-      caller?.rateLimit ?? DEFAULT_RATE_LIMIT,
-      now,
-    );
-    let result: Answer;
-    try {
-      result = catchHttpErrors(() => {
-        if (!limit.allowed)
-          throw new HttpError(429, 'Too many requests: retry after the time in Retry-After.');
-        return route(request, path, url.searchParams, body, now, caller);
-      });
-    } catch (error) {
-      // A bug in the mock: say what it was rather than crash the test's fetch.
-      result = { status: 500, body: errorBody(500, `The mock failed: ${String(error)}`) };
-    }
-    if (fault?.kind === 'drop-response') return Response.error();
-    return toResponse(result, { [HEADER_REQUEST_ID]: id, ...limit.headers });
+    const response = respond(request, url, path, body, id);
+    return fault?.kind === 'drop-response' ? Response.error() : response;
   };
 
   const fetch: MockFetch = async (input, init) => {

@@ -7,7 +7,7 @@ import { DEFAULT_RATE_LIMIT, type MockKey } from './auth.js';
 import { createRandom } from './random.js';
 import type { WebhookFetch } from './webhook-delivery.js';
 
-/** Options of {@link createMockApi}; every one has a default. */
+/** Options of `createMockApi`; every one has a default. */
 export interface MockApiOptions {
   /** Where the MSW handlers intercept and relative `fetch` URLs point. Default the real service's. */
   baseUrl?: string;
@@ -22,7 +22,7 @@ export interface MockApiOptions {
   referenceDate?: Date | string | number;
   /** The clock, in ms since the epoch, for timestamps, rate limits and idempotency. Default `Date.now`. */
   now?: () => number;
-  /** The credentials the mock accepts. Default one key with every scope: {@link MockApi.testKey}. */
+  /** The credentials the mock accepts. Default one key with every scope, `testKey`. */
   keys?: readonly MockKey[];
   /** The rate-limit window in ms; a key's tier is its allowance per window. Default 60 000. */
   rateLimitWindowMs?: number;

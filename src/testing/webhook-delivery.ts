@@ -7,7 +7,7 @@ import { unref } from './timers.js';
 import { signWebhook } from './webhook-signer.js';
 
 /** An event as a delivery's body holds it (contract §9). */
-export interface WebhookEvent {
+export interface MockWebhookEvent {
   /** `evt_…`, the same on every attempt; also the `webhook-id` header. */
   id: string;
   type: string;
@@ -72,7 +72,12 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     return promise.finally(() => inFlight.delete(promise));
   };
 
-  const post = async (webhook: MockWebhook, event: WebhookEvent, body: string, time: number) => {
+  const post = async (
+    webhook: MockWebhook,
+    event: MockWebhookEvent,
+    body: string,
+    time: number,
+  ) => {
     const controller = new AbortController();
     const { signal } = lifetime;
     const abort = () => controller.abort(signal.reason);
@@ -102,7 +107,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
 
   const attempt = async (
     webhookId: string,
-    event: WebhookEvent,
+    event: MockWebhookEvent,
     body: string,
     number: number,
   ): Promise<void> => {
@@ -151,8 +156,8 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     /** Every attempt so far, oldest first. */
     attempts,
     /** Delivers an event to its subscribers; resolves when each first attempt has finished. */
-    async dispatch(type: string, data: unknown): Promise<WebhookEvent> {
-      const event: WebhookEvent = {
+    async dispatch(type: string, data: unknown): Promise<MockWebhookEvent> {
+      const event: MockWebhookEvent = {
         id: `evt_${options.random.alphanumeric(24)}`,
         type,
         created_at: toTimestamp(options.now()),

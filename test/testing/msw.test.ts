@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createMockApi } from '@employee-recognition/sdk/testing';
+import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -67,5 +70,25 @@ describe('MSW handlers', () => {
   it('leave other hosts to onUnhandledRequest', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await expect(fetch('https://elsewhere.example/v1/teams')).rejects.toThrow();
+  });
+
+  it('let webhook deliveries reach a local receiver through passthrough', async () => {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      received.push(request.headers['webhook-id'] as string);
+      response.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      server.use(http.all(`${url}/*`, () => passthrough()));
+      api.store.webhooks.insert({ url: `${url}/hook`, events: ['*'] });
+      const event = await api.emit('team.created', { id: 't' });
+      expect(received).toEqual([event.id]);
+      expect(api.deliveries[0]).toMatchObject({ ok: true, status: 204 });
+    } finally {
+      server.resetHandlers();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

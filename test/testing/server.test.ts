@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 let server: MockServer;
 let headers: Record<string, string>;
@@ -124,6 +124,23 @@ describe('close', () => {
     await other.close();
     expect(await held).toBe('socket hang up');
     await expect(fetch(`${other.url}/v1/teams`, { headers: auth })).rejects.toThrow(TypeError);
+  });
+
+  it('leaves no server, socket or timer handle behind', async () => {
+    const handles = () =>
+      process.getActiveResourcesInfo().filter((type) => /TCP|Timeout/.test(type)).length;
+    const baseline = handles();
+    const other = await startMockServer({ webhookRetryDelaysMs: [60_000] });
+    other.api.store.webhooks.insert({ url: 'http://127.0.0.1:9/unreachable', events: ['*'] });
+    const auth = { authorization: `Bearer ${other.api.testKey}` };
+    expect((await fetch(`${other.url}/v1/teams`, { headers: auth })).status).toBe(200);
+    await other.api.emit('user.created', {});
+    other.api.faults.delayNext('GET /v1/teams', 60_000);
+    void fetch(`${other.url}/v1/teams`, { headers: auth }).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handles()).toBeGreaterThan(baseline);
+    await other.close();
+    await vi.waitFor(() => expect(handles()).toBe(baseline));
   });
 
   it('reports a port in use', async () => {
