@@ -47,8 +47,8 @@ const urlParam = z.string().check(
   ),
 );
 
-// The checks guarantee the declared type: known types, or "*" alone. Readonly input, so a
-// constant list such as WEBHOOK_EVENT_TYPES can be passed as it is.
+// The checks guarantee the declared type: known types, or "*" alone. The input may be readonly,
+// so a constant list (`as const`) can be passed as it is.
 const eventsParam = z
   .array(
     z.enum([...WEBHOOK_EVENT_TYPES, '*'], {
