@@ -51,9 +51,13 @@ export const POINTS_MAX = 1000;
 export const PERIOD_MAX_DAYS = 365;
 export const DEFAULT_PERIOD = '30d';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long the service answers a repeated Idempotency-Key with the first answer (contract §8). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Rate-limit tiers in requests per minute, and the burst allowance (contract §7). */
 export const RATE_LIMIT_TIERS = [10, 100, 1000] as const;
+/** The tier of the default key (contract §7). */
+export const DEFAULT_RATE_LIMIT_TIER = 100;
 export const RATE_LIMIT_BURST_RATIO = 0.2;
 
 /** Webhook deliveries follow Standard Webhooks (contract §9). */

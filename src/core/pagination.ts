@@ -102,48 +102,56 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
   }
 
   /** Every page in turn, starting with this one. Breaking out cancels the page fetched ahead. */
-  async *pages(): AsyncGenerator<Page<Item, Params>, void, undefined> {
-    let page: Page<Item, Params> = await this;
-    while (true) {
-      const prefetch = page.hasNextPage() ? this.#prefetch(page) : undefined;
-      let resumed = false;
-      try {
-        yield page;
-        resumed = true;
-      } finally {
-        // Only a break or throw in the caller's loop leaves the yield without resuming: then drop
-        // the page fetched ahead. A caller that resumes before it arrives still waits for it.
-        if (!resumed && prefetch && !prefetch.settled) prefetch.abort();
-      }
-      if (!prefetch) return;
-      page = await prefetch.page;
-    }
+  pages(): AsyncGenerator<Page<Item, Params>, void, undefined> {
+    // The loop must not hold this promise, or the first page would stay in memory to the end.
+    return iteratePages(this.then(), this.#options);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.pages()) yield* page.data;
   }
+}
 
-  #prefetch(page: Page<Item, Params>) {
-    const controller = new AbortController();
-    const { signal } = this.#options;
-    const state = {
-      settled: false,
-      abort: () => controller.abort(),
-      page: page.getNextPage({
-        ...this.#options,
-        signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
-      }),
-    };
-    // Awaited on the next turn of the loop; until then a failure must not count as unhandled.
-    state.page.then(
-      () => {
-        state.settled = true;
-      },
-      () => {
-        state.settled = true;
-      },
-    );
-    return state;
+async function* iteratePages<Item, Params extends PageParams>(
+  next: PromiseLike<Page<Item, Params>> | undefined,
+  options: RequestOptions,
+): AsyncGenerator<Page<Item, Params>, void, undefined> {
+  // `next` is overwritten every turn, so no earlier page stays reachable from this loop.
+  while (next) {
+    const page = await next;
+    const prefetch = page.hasNextPage() ? prefetchNext(page, options) : undefined;
+    next = prefetch?.page;
+    let resumed = false;
+    try {
+      yield page;
+      resumed = true;
+    } finally {
+      // Only a break or throw in the caller's loop leaves the yield without resuming: then drop
+      // the page fetched ahead. A caller that resumes before it arrives still waits for it.
+      if (!resumed && prefetch && !prefetch.settled) prefetch.abort();
+    }
   }
+}
+
+/** Starts fetching the page after `page`, cancellable on its own or by the caller's signal. */
+function prefetchNext<Item, Params extends PageParams>(
+  page: Page<Item, Params>,
+  options: RequestOptions,
+) {
+  const controller = new AbortController();
+  const { signal } = options;
+  const state = {
+    settled: false,
+    abort: () => controller.abort(),
+    page: page.getNextPage({
+      ...options,
+      signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+    }),
+  };
+  // Awaited on the next turn of the loop; until then a failure must not count as unhandled.
+  const settle = () => {
+    state.settled = true;
+  };
+  state.page.then(settle, settle);
+  return state;
 }

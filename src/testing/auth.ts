@@ -1,4 +1,4 @@
-import { type RATE_LIMIT_TIERS, SCOPES, type Scope } from '../contract.js';
+import { DEFAULT_RATE_LIMIT_TIER, type RATE_LIMIT_TIERS, SCOPES, type Scope } from '../contract.js';
 import { HttpError } from './errors.js';
 import type { Caller } from './operation.js';
 
@@ -18,7 +18,7 @@ export interface MockKey {
 }
 
 /** The tier of keys that name none, and of unauthenticated requests. */
-export const DEFAULT_RATE_LIMIT: RateLimitTier = 100;
+export const DEFAULT_RATE_LIMIT: RateLimitTier = DEFAULT_RATE_LIMIT_TIER;
 
 const BEARER = /^Bearer +(\S+)$/i;
 

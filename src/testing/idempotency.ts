@@ -1,9 +1,7 @@
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../contract.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_WINDOW_MS } from '../contract.js';
 import type { Answer } from './answer.js';
 import { HttpError } from './errors.js';
 
-/** How long the service remembers a key (contract §8). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Marks an answer replayed from an earlier request with the same key. */
 export const HEADER_IDEMPOTENT_REPLAYED = 'idempotent-replayed';
 
