@@ -17,5 +17,7 @@ export default defineConfig([
   // ESM keeps ky external, so an app that already uses ky shares one copy.
   { ...shared, format: ['esm'], external: [...(shared.external ?? []), 'ky'] },
   // ky ships only ESM: the CommonJS build carries its own copy so `require` works on every Node 20+.
-  { ...shared, format: ['cjs'], noExternal: ['ky'] },
+  // Split into shared chunks as ESM is, so that `require('…/webhooks')` and `require('…')` hand
+  // out the same classes (`instanceof WebhookVerificationError` holds across entries).
+  { ...shared, format: ['cjs'], noExternal: ['ky'], splitting: true },
 ]);

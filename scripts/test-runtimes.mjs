@@ -9,7 +9,7 @@
 // exits 1 when any check failed. Everything it starts is bounded and stopped.
 //
 // Usage: node scripts/test-runtimes.mjs [--only=bun,deno,...] [--list]
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,36 +55,6 @@ function readRuntimes() {
     throw new Error('.runtimes/runtimes.json is missing: run node scripts/install-runtimes.mjs');
   }
   return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-function newestMtime(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-/** Builds dist/ when it is missing or older than the sources. */
-async function ensureBuild() {
-  const outputs = ['index.js', 'index.cjs', 'webhooks.js', 'testing.js'].map((f) =>
-    join(root, 'dist', f),
-  );
-  const inputs = ['src', 'package.json', 'tsup.config.ts'].map((f) => join(root, f));
-  const built = outputs.every(existsSync)
-    ? Math.min(...outputs.map((f) => statSync(f).mtimeMs))
-    : 0;
-  if (built >= Math.max(...inputs.map(newestMtime))) {
-    say('build: dist/ is up to date');
-    return;
-  }
-  const started = Date.now();
-  const result = await run('npm', ['run', 'build'], { cwd: root, timeoutMs: 5 * 60_000 });
-  if (result.code !== 0) {
-    say(stripAnsi(result.output).split('\n').slice(-30).join('\n'));
-    throw new Error('npm run build failed');
-  }
-  say(`build: npm run build (${seconds(started)})`);
 }
 
 /** A fresh mock server and the smoke settings that go with it. */
@@ -380,7 +350,7 @@ async function main() {
   const runtimes = readRuntimes();
   mkdirSync(buildDir, { recursive: true });
   mkdirSync(logDir, { recursive: true });
-  await ensureBuild();
+  await ensureBuild(say);
   const testing = await import('@employee-recognition/sdk/testing');
   const checks = plan(runtimes, testing).filter(
     (check) => !only || only.some((name) => check.name.includes(name)),

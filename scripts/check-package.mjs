@@ -1,0 +1,501 @@
+#!/usr/bin/env node
+// The package as a customer receives it: `npm pack`, installed from the tarball into a fresh
+// project outside this repository, then
+//   - ESM `import` and CJS `require` of `.`, `./webhooks` and `./testing` on Node 20, 22 and 24,
+//     each driving a real call against the mock server (CJS `require` on Node 20, which cannot
+//     require ESM, proves ky is bundled into the CommonJS build);
+//   - a strict `tsc --noEmit` (skipLibCheck off) of consumer files under moduleResolution
+//     nodenext (an ESM package and a CommonJS one), bundler, and node10 (the default of
+//     `module: commonjs`);
+//   - publint --strict and attw (arethetypeswrong) on the same tarball;
+//   - the bundle-size budget of the benchmarks (size-limit, or bench/size.mjs --check), if any.
+// Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
+//
+// Usage: node scripts/check-package.mjs [--keep]   (--keep leaves the temp project in place)
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installRuntimes } from './install-runtimes.mjs';
+import { ensureBuild, root } from './lib/build.mjs';
+import { killAll, run, seconds, stripAnsi } from './lib/process.mjs';
+
+const say = (line) => console.log(line);
+const indent = (line) => say(`    ${line}`);
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** The version of a dev dependency as installed here, so the consumer gets the same one. */
+const installedVersion = (name) =>
+  JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+// ---------------------------------------------------------------------------------------------
+// The consumer's programs.
+
+/** The same checks from ESM and CJS; `load` gives the three entries. */
+const runtimeCheck = (format, load) => `${load}
+const failures = [];
+const expect = (ok, message) => {
+  if (!ok) failures.push(message);
+};
+
+async function main() {
+  expect(typeof sdk.Client === 'function', 'Client is missing from .');
+  expect(typeof sdk.NotFoundError === 'function', 'NotFoundError is missing from .');
+  expect(typeof webhooks.verifyWebhook === 'function', 'verifyWebhook is missing from ./webhooks');
+  expect(typeof testing.startMockServer === 'function', 'startMockServer is missing from ./testing');
+  // One copy of each class, whichever entry it is taken from.
+  expect(sdk.verifyWebhook === webhooks.verifyWebhook, '. and ./webhooks have different verifyWebhook');
+  expect(
+    sdk.WebhookVerificationError === webhooks.WebhookVerificationError,
+    '. and ./webhooks have different WebhookVerificationError classes',
+  );
+  const server = await testing.startMockServer({ port: 0, recognitions: 12 });
+  try {
+    const client = new sdk.Client({ apiKey: server.api.testKey, baseUrl: server.url, maxRetries: 0 });
+    let count = 0;
+    for await (const recognition of client.recognitions.list({ limit: 5 })) {
+      if (typeof recognition.id === 'string') count++;
+    }
+    expect(count === 12, 'for await gave ' + count + ' recognitions, expected 12');
+    try {
+      await client.recognitions.get('00000000-0000-4000-8000-000000000000');
+      failures.push('get of a missing recognition did not throw');
+    } catch (error) {
+      expect(error instanceof sdk.NotFoundError && error instanceof sdk.ApiError, 'threw ' + error);
+    }
+    const secret = testing.generateWebhookSecret();
+    const payload = JSON.stringify({ id: 'evt_1', type: 'user.created', created_at: new Date().toISOString(), data: {} });
+    const headers = await testing.signWebhook(payload, secret, { id: 'evt_1' });
+    const event = await webhooks.verifyWebhook(payload, headers, secret);
+    expect(event.type === 'user.created', 'verified event has type ' + event.type);
+    try {
+      await sdk.verifyWebhook(payload + ' ', headers, secret);
+      failures.push('a tampered webhook verified');
+    } catch (error) {
+      expect(error instanceof webhooks.WebhookVerificationError, 'tampered webhook threw ' + error);
+    }
+  } finally {
+    await server.close();
+  }
+  ${
+    format === 'cjs'
+      ? `// ky is ESM-only: the CommonJS build must carry its own copy, never require() it.
+  const kyLoaded = Object.keys(require.cache).filter((path) => /[\\\\/]node_modules[\\\\/]ky[\\\\/]/.test(path));
+  expect(kyLoaded.length === 0, 'require() loaded ky from node_modules: ' + kyLoaded.join(', '));`
+      : ''
+  }
+}
+
+main().then(
+  () => {
+    if (failures.length) {
+      for (const failure of failures) console.log('FAIL ' + failure);
+      process.exitCode = 1;
+    } else {
+      console.log('${format} on node ' + process.versions.node + ': list, for await, NotFoundError, verifyWebhook ok');
+    }
+  },
+  (error) => {
+    console.log('FAIL ' + (error && error.stack ? error.stack : error));
+    process.exitCode = 1;
+  },
+);
+`;
+
+const ESM_PROGRAM = runtimeCheck(
+  'esm',
+  `import * as sdk from '@employee-recognition/sdk';
+import * as testing from '@employee-recognition/sdk/testing';
+import * as webhooks from '@employee-recognition/sdk/webhooks';`,
+);
+
+const CJS_PROGRAM = runtimeCheck(
+  'cjs',
+  `'use strict';
+const sdk = require('@employee-recognition/sdk');
+const webhooks = require('@employee-recognition/sdk/webhooks');
+const testing = require('@employee-recognition/sdk/testing');`,
+);
+
+/** Typed use of `.` and `./webhooks` as a Node or browser app has it; compiled, never run. */
+const CONSUMER_TS = `import {
+  ApiError,
+  Client,
+  NotFoundError,
+  type Page,
+  type Recognition,
+  type User,
+  WebhookVerificationError,
+} from '@employee-recognition/sdk';
+import { verifyWebhook, type WebhookEvent } from '@employee-recognition/sdk/webhooks';
+
+export async function main(apiKey: string, body: string, headers: Headers): Promise<number> {
+  const client = new Client({ apiKey, baseUrl: 'http://127.0.0.1:4010', timeout: 5_000, maxRetries: 1 });
+  const page: Page<Recognition> = await client.recognitions.list({ limit: 10 });
+  const first: Recognition | undefined = page.data[0];
+  let total: number = page.pagination.total_pages;
+  for await (const recognition of client.recognitions.list({ limit: 50, from: new Date(0) })) {
+    total += recognition.points;
+  }
+  const { data } = await client.recognitions.create({
+    recipient_id: first?.recipient.id ?? '',
+    message: 'Thanks for the help!',
+    points: 10,
+  });
+  const users: User[] = (await client.users.list()).data;
+  try {
+    await client.recognitions.get(data.id);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      const status: number = error.status;
+      const code: string = error.code;
+      total += status + code.length;
+    } else if (error instanceof ApiError) {
+      total += error.status;
+    }
+  }
+  try {
+    const event: WebhookEvent = await verifyWebhook(body, headers, 'whsec_c2VjcmV0');
+    if (event.type === 'recognition.created') {
+      const message: string = event.data.message;
+      total += message.length;
+    }
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) {
+      const reason: string = error.reason;
+      total += reason.length;
+    }
+  }
+  // @ts-expect-error points is a number
+  void client.recognitions.create({ recipient_id: data.id, message: 'x', points: 'ten' });
+  // @ts-expect-error not a parameter of list
+  void client.recognitions.list({ nope: true });
+  return total + users.length;
+}
+`;
+
+/** Typed use of `./testing` in a test suite. */
+const TESTING_TS = `import { Client, type Recognition } from '@employee-recognition/sdk';
+import {
+  generateWebhookSecret,
+  type MockServer,
+  signWebhook,
+  startMockServer,
+} from '@employee-recognition/sdk/testing';
+import { verifyWebhook } from '@employee-recognition/sdk/webhooks';
+
+export async function mockedRun(): Promise<number> {
+  const server: MockServer = await startMockServer({ port: 0, recognitions: 30 });
+  try {
+    const client = new Client({ apiKey: server.api.testKey, baseUrl: server.url });
+    const seeded: number = server.api.store.recognitions.size;
+    const page = await client.recognitions.list({ limit: 10 });
+    const first: Recognition | undefined = page.data[0];
+    const secret: string = generateWebhookSecret();
+    const payload = JSON.stringify({ type: 'recognition.created', data: first });
+    const headers = await signWebhook(payload, secret, { id: 'msg_1', timestamp: new Date() });
+    const event = await verifyWebhook(payload, headers, secret);
+    return seeded + String(event.type).length;
+  } finally {
+    await server.close();
+  }
+}
+`;
+
+/**
+ * One folder per check, with its own package.json `type`. A Node app's lib has no DOM (the SDK's
+ * `.` and `./webhooks` types must not need it); msw, under `./testing`, needs the DOM lib.
+ */
+const TYPE_CHECKS = {
+  'nodenext esm': {
+    type: 'module',
+    module: 'nodenext',
+    resolution: 'nodenext',
+    files: ['consumer.ts'],
+  },
+  'nodenext cjs': {
+    type: 'commonjs',
+    module: 'nodenext',
+    resolution: 'nodenext',
+    files: ['consumer.ts'],
+  },
+  'nodenext esm ./testing': {
+    type: 'module',
+    module: 'nodenext',
+    resolution: 'nodenext',
+    dom: true,
+    files: ['testing.ts'],
+  },
+  'nodenext cjs ./testing': {
+    type: 'commonjs',
+    module: 'nodenext',
+    resolution: 'nodenext',
+    dom: true,
+    files: ['testing.ts'],
+  },
+  bundler: {
+    type: 'module',
+    module: 'preserve',
+    resolution: 'bundler',
+    dom: true,
+    files: ['consumer.ts', 'testing.ts'],
+  },
+  'node10 cjs': {
+    type: 'commonjs',
+    module: 'commonjs',
+    resolution: 'node10',
+    dom: true,
+    files: ['consumer.ts', 'testing.ts'],
+  },
+};
+
+const STRICT = {
+  target: 'es2022',
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noImplicitOverride: true,
+  noPropertyAccessFromIndexSignature: true,
+  esModuleInterop: true,
+  isolatedModules: true,
+  forceConsistentCasingInFileNames: true,
+  types: ['node'],
+};
+
+// ---------------------------------------------------------------------------------------------
+// The checks.
+
+function tail(output, lines = 25) {
+  return stripAnsi(output).trim().split('\n').slice(-lines);
+}
+
+async function pack(workDir) {
+  const result = await run(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir],
+    { cwd: root, timeoutMs: 120_000 },
+  );
+  if (result.code !== 0) throw new Error(`npm pack failed:\n${tail(result.output).join('\n')}`);
+  const json = result.output.slice(result.output.indexOf('['));
+  const [info] = JSON.parse(json);
+  const files = info.files.map((file) => file.path);
+  const stray = files.filter((file) => /^(src|test|scripts|bench|examples)\//.test(file));
+  if (stray.length) throw new Error(`the tarball holds files it should not: ${stray.join(', ')}`);
+  for (const needed of ['package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts']) {
+    if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
+  }
+  indent(
+    `${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} KiB packed, ${(info.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
+  );
+  return join(workDir, info.filename);
+}
+
+async function installConsumer(workDir, tarball) {
+  const project = join(workDir, 'consumer');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  // msw is the ./testing entry's optional peer dependency: the same version as here.
+  const extras = ['msw', 'typescript', '@types/node'].map(
+    (name) => `${name}@${installedVersion(name)}`,
+  );
+  indent(`npm install ${pkg.name} (tarball) ${extras.join(' ')}`);
+  const result = await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--ignore-scripts',
+      tarball,
+      ...extras,
+    ],
+    { cwd: project, timeoutMs: 5 * 60_000 },
+  );
+  if (result.code !== 0) throw new Error(`npm install failed:\n${tail(result.output).join('\n')}`);
+  const installed = JSON.parse(
+    readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8'),
+  );
+  const deps = Object.keys(pkg.dependencies ?? {})
+    .map((name) => {
+      const manifest = join(project, 'node_modules', name, 'package.json');
+      return `${name}@${JSON.parse(readFileSync(manifest, 'utf8')).version}`;
+    })
+    .join(', ');
+  indent(`installed ${installed.name}@${installed.version} with ${deps}`);
+  writeFileSync(join(project, 'esm.mjs'), ESM_PROGRAM);
+  writeFileSync(join(project, 'cjs.cjs'), CJS_PROGRAM);
+  for (const [name, { type, module, resolution, dom, files }] of Object.entries(TYPE_CHECKS)) {
+    const dir = join(project, `types-${name.replace(/[^a-z0-9]+/g, '-')}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type }, null, 2)}\n`);
+    const compilerOptions = {
+      ...STRICT,
+      module,
+      moduleResolution: resolution,
+      lib: dom ? ['es2022', 'dom', 'dom.iterable'] : ['es2022'],
+    };
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`,
+    );
+    writeFileSync(join(dir, 'consumer.ts'), CONSUMER_TS);
+    writeFileSync(join(dir, 'testing.ts'), TESTING_TS);
+  }
+  return project;
+}
+
+async function runProgram(node, project, file) {
+  const result = await run(node, [file], { cwd: project, timeoutMs: 60_000 });
+  const lines = tail(result.output, 15);
+  for (const line of lines) indent(line);
+  if (result.timedOut) return 'timed out after 60s';
+  if (result.code !== 0) return `exit code ${result.code}`;
+  return undefined;
+}
+
+async function typeCheck(project, name) {
+  const dir = join(project, `types-${name.replace(/[^a-z0-9]+/g, '-')}`);
+  const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = await run(process.execPath, [tsc, '--project', 'tsconfig.json'], {
+    cwd: dir,
+    timeoutMs: 180_000,
+  });
+  const { type, module, resolution, dom, files } = TYPE_CHECKS[name];
+  indent(
+    `tsc --noEmit ${files.join(' ')}: strict, skipLibCheck false, module ${module}, moduleResolution ${resolution}, "type": "${type}", lib es2022${dom ? ' + dom' : ''}`,
+  );
+  if (result.code !== 0) {
+    for (const line of tail(result.output, 30)) indent(line);
+    return result.timedOut ? 'timed out' : `tsc exited with ${result.code}`;
+  }
+  return undefined;
+}
+
+async function publint() {
+  const bin = join(root, 'node_modules', 'publint', 'src', 'cli.js');
+  const result = await run(process.execPath, [bin, '--strict', '.'], {
+    cwd: root,
+    timeoutMs: 120_000,
+  });
+  for (const line of tail(result.output, 20)) indent(line);
+  return result.code === 0 ? undefined : `publint exited with ${result.code}`;
+}
+
+async function attw(tarball) {
+  const bin = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  const result = await run(process.execPath, [bin, tarball, '--format', 'table-flipped'], {
+    cwd: root,
+    timeoutMs: 180_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  for (const line of tail(result.output, 20)) if (line.trim()) indent(line);
+  return result.code === 0 ? undefined : `attw exited with ${result.code}`;
+}
+
+/**
+ * The bundle-size budget of the benchmarks, where one is defined: a size-limit config
+ * (`.size-limit.*` or package.json "size-limit") or `bench/size.mjs --check`. Undefined when none is.
+ */
+function sizeBudget() {
+  const configs = ['.size-limit.json', '.size-limit.js', '.size-limit.cjs', '.size-limit.mjs'];
+  if (pkg['size-limit'] || configs.some((file) => existsSync(join(root, file)))) {
+    const bin = join(root, 'node_modules', 'size-limit', 'bin.js');
+    return { label: 'size-limit', command: [bin] };
+  }
+  const script = join(root, 'bench', 'size.mjs');
+  if (existsSync(script) && readFileSync(script, 'utf8').includes('--check')) {
+    return { label: 'bench/size.mjs --check', command: [script, '--check'] };
+  }
+  return undefined;
+}
+
+async function runSizeBudget({ command }) {
+  const result = await run(process.execPath, command, {
+    cwd: root,
+    timeoutMs: 180_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  for (const line of tail(result.output, 20)) if (line.trim()) indent(line);
+  return result.code === 0 ? undefined : `exited with ${result.code}`;
+}
+
+async function main() {
+  const started = Date.now();
+  const keep = process.argv.includes('--keep');
+  const results = [];
+  const check = async (name, body) => {
+    say(`▶ ${name}`);
+    const checkStarted = Date.now();
+    let failure;
+    try {
+      failure = await body();
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    const time = seconds(checkStarted);
+    results.push({ name, failure, time });
+    say(failure ? `FAIL ${name} (${time}): ${failure}` : `PASS ${name} (${time})`);
+    return !failure;
+  };
+
+  await ensureBuild(say);
+  const workDir = mkdtempSync(join(tmpdir(), 'er-sdk-package-'));
+  try {
+    let runtimes;
+    await check('node runtimes', async () => {
+      runtimes = installRuntimes({ chromium: false });
+    });
+    const nodes = [['20', process.execPath]];
+    if (runtimes) nodes.push(['22', runtimes.node22.path], ['24', runtimes.node24.path]);
+
+    let tarball;
+    await check('npm pack', async () => {
+      tarball = await pack(workDir);
+    });
+    let project;
+    if (tarball) {
+      await check('install into a fresh project', async () => {
+        project = await installConsumer(workDir, tarball);
+      });
+    }
+    if (project) {
+      for (const [version, node] of nodes) {
+        await check(`node${version} esm import`, () => runProgram(node, project, 'esm.mjs'));
+        await check(`node${version} cjs require`, () => runProgram(node, project, 'cjs.cjs'));
+      }
+      for (const name of Object.keys(TYPE_CHECKS)) {
+        await check(`tsc ${name}`, () => typeCheck(project, name));
+      }
+    }
+    await check('publint --strict', publint);
+    if (tarball) await check('attw', () => attw(tarball));
+    const budget = sizeBudget();
+    if (budget) await check(`size budget (${budget.label})`, () => runSizeBudget(budget));
+    else say('size budget: none defined (no size-limit config, no bench/size.mjs --check)');
+  } finally {
+    if (keep) say(`kept ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
+  }
+
+  say('');
+  say('package checks:');
+  for (const { name, failure, time } of results) {
+    say(`  ${failure ? 'FAIL' : 'pass'}  ${name.padEnd(30)} ${time.padStart(7)}`);
+  }
+  const failed = results.filter((result) => result.failure).length;
+  say(`total ${seconds(started)}`);
+  say(`package: ${results.length - failed} passed, ${failed} failed`);
+  if (failed > 0) process.exitCode = 1;
+}
+
+main()
+  .catch((error) => {
+    console.error(`check-package: ${error instanceof Error ? error.stack : error}`);
+    process.exitCode = 1;
+  })
+  .finally(killAll);
