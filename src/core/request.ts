@@ -1,4 +1,4 @@
-import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
+import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { HEADER_IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_MAX_LENGTH } from '../contract.js';
 import { VERSION } from '../version.js';
 import { type ApiKeySource, type ClientConfig, checkCredential } from './config.js';
@@ -49,57 +49,84 @@ export interface RawResponse {
 /** Sends one API request with auth, retries and timeouts, and turns every failure into an SDK error. */
 export type Transport = (request: ApiRequest, options?: RequestOptions) => Promise<RawResponse>;
 
-const BODY_TIMEOUT = Symbol('body timeout');
-
 /**
  * Builds the transport a client uses. The credential lives only in this closure: nothing reachable
  * from the client object holds it, so no inspection or serialization can show it.
+ *
+ * Per call it hands ky one options object built from parts prepared here once: calling the root
+ * `ky` skips the deep merge of instance defaults that `ky.create()` instances do on every call, the
+ * URL arrives with its query already built (one Request instead of two), and a signal goes to ky
+ * only when the caller gave one, so ky makes no AbortSignal.any() for calls without one. Those were
+ * the largest per-call costs in the profile (docs/benchmarks.md).
  */
 export function createTransport(config: ClientConfig): Transport {
-  const http = createKy(config);
+  const base = baseOptions(config);
   return async (request, options = {}) => {
     const timeout = options.timeout ?? config.timeout;
-    const bodyTimer = new AbortController();
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, bodyTimer.signal])
-      : bodyTimer.signal;
     let response: Response;
     try {
-      response = await http(request.path.slice(1), {
+      response = await ky(requestUrl(config.baseUrl, request), {
+        ...base,
         method: request.method,
-        searchParams: request.query,
-        json: request.body,
-        headers: requestHeaders(request, options),
+        headers: requestHeaders(base.headers, request, options),
         timeout,
-        signal,
+        ...(request.body !== undefined && { json: request.body }),
+        ...(options.signal && { signal: options.signal }),
         ...(options.maxRetries !== undefined && { retry: retryOptions(options.maxRetries) }),
       });
     } catch (error) {
-      throw await toSdkError(error, options.signal, timeout, bodyTimer);
+      throw await toSdkError(error, options.signal, timeout);
     }
-    return { response, body: await readBody(response, timeout, bodyTimer, options.signal) };
+    return { response, body: await readBody(response, timeout, options.signal) };
   };
 }
 
-function createKy(config: ClientConfig): KyInstance {
+interface BaseOptions extends Options {
+  headers: Record<string, string>;
+}
+
+/** The options every call of a client shares, prepared once. */
+function baseOptions(config: ClientConfig): BaseOptions {
   const { apiKey } = config;
   const throttle = config.rateLimit === 'auto' ? new Throttle() : undefined;
-  return ky.create({
-    prefixUrl: `${config.baseUrl}/`,
-    fetch: throttle ? throttledFetch(throttle, config.fetch ?? globalThis.fetch) : config.fetch,
-    headers: { accept: 'application/json', ...nodeUserAgent(), ...config.headers },
+  const fetch = throttle
+    ? throttledFetch(throttle, config.fetch ?? globalThis.fetch)
+    : config.fetch;
+  const bearer = typeof apiKey === 'string' ? `Bearer ${apiKey}` : undefined;
+  return {
+    // As ky.create() held them: one entry per lower-cased name.
+    headers: Object.fromEntries(
+      new Headers({ accept: 'application/json', ...nodeUserAgent(), ...config.headers }),
+    ),
     retry: retryOptions(config.maxRetries),
+    ...(fetch && { fetch }),
     hooks: {
       // Before every attempt, so a token function can hand out a refreshed token on a retry.
       beforeRequest: [
-        async (request) => {
-          request.headers.set('authorization', `Bearer ${await resolveCredential(apiKey)}`);
-        },
+        bearer
+          ? (request) => {
+              request.headers.set('authorization', bearer);
+            }
+          : async (request) => {
+              request.headers.set('authorization', `Bearer ${await resolveCredential(apiKey)}`);
+            },
         // Waiting here, before ky starts the attempt's timer, keeps pacing out of the timeout.
         ...(throttle ? [(request: Request) => throttle.acquire(request.signal)] : []),
       ],
     },
-  });
+  };
+}
+
+/** The request's URL with its query, as ky's `searchParams` would build it (undefined dropped). */
+function requestUrl(baseUrl: string, request: ApiRequest): string {
+  const url = baseUrl + request.path;
+  if (request.query === undefined) return url;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query)) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const query = params.toString();
+  return query === '' ? url : `${url}?${query}`;
 }
 
 /** Tells the throttle how each attempt ended; it learns the window from the answer's headers. */
@@ -135,20 +162,34 @@ async function resolveCredential(apiKey: ApiKeySource): Promise<string> {
   return credential;
 }
 
-function requestHeaders(request: ApiRequest, options: RequestOptions): Record<string, string> {
-  if (request.method !== 'POST' && request.method !== 'PATCH') return options.headers ?? {};
-  const idempotencyKey =
-    options.idempotencyKey ?? options.headers?.[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID();
-  if (idempotencyKey.length < 1 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new UnprocessableEntityError({
-      status: 422,
-      code: 'validation_error',
-      message: `idempotencyKey: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
-      details: [{ field: 'idempotencyKey', message: 'must be 1 to 255 characters' }],
-      local: true,
-    });
+/**
+ * The client's headers with the call's own on top, a same-named one (in any case) replacing the
+ * client's, as ky merges them. POST and PATCH carry an Idempotency-Key.
+ */
+function requestHeaders(
+  base: Record<string, string>,
+  request: ApiRequest,
+  options: RequestOptions,
+): Record<string, string> {
+  let own = options.headers;
+  if (request.method === 'POST' || request.method === 'PATCH') {
+    const idempotencyKey =
+      options.idempotencyKey ?? options.headers?.[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID();
+    if (idempotencyKey.length < 1 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+      throw new UnprocessableEntityError({
+        status: 422,
+        code: 'validation_error',
+        message: `idempotencyKey: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
+        details: [{ field: 'idempotencyKey', message: 'must be 1 to 255 characters' }],
+        local: true,
+      });
+    }
+    own = { ...own, [HEADER_IDEMPOTENCY_KEY]: idempotencyKey };
   }
-  return { ...options.headers, [HEADER_IDEMPOTENCY_KEY]: idempotencyKey };
+  if (own === undefined) return base;
+  const headers = { ...base };
+  for (const [name, value] of new Headers(own)) headers[name] = value;
+  return headers;
 }
 
 function nodeUserAgent(): Record<string, string> {
@@ -166,10 +207,9 @@ function nodeUserAgent(): Record<string, string> {
 async function readBody(
   response: Response,
   timeout: number,
-  bodyTimer: AbortController,
   callerSignal: AbortSignal | undefined,
 ): Promise<unknown> {
-  const text = await readText(response, timeout, bodyTimer, callerSignal);
+  const text = await readText(response, timeout, callerSignal);
   if (response.status === 204 || text === '') return undefined;
   try {
     return JSON.parse(text);
@@ -183,34 +223,67 @@ export class NotJson {
   constructor(readonly text: string) {}
 }
 
+const utf8 = new TextDecoder();
+
+/**
+ * `response.text()` with a deadline. The body is read through its own reader so that the deadline
+ * can cancel it (which ends the download) without an AbortSignal on the request: signals cost
+ * more per call than the rest of this module (docs/benchmarks.md). Decoding is the same as text():
+ * UTF-8, a leading BOM dropped, invalid bytes replaced.
+ */
 async function readText(
   response: Response,
   timeout: number,
-  bodyTimer: AbortController,
   callerSignal: AbortSignal | undefined,
 ): Promise<string> {
-  const timer = setTimeout(() => bodyTimer.abort(BODY_TIMEOUT), timeout);
+  const body = response.body;
+  if (body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await response.text();
+    const reader = body.getReader();
+    timer = setTimeout(() => {
+      timedOut = true;
+      reader.cancel().catch(() => {});
+    }, timeout);
+    while (true) {
+      const { done, value } = await reader.read();
+      if (timedOut) throw new DOMException('The response body stalled.', 'TimeoutError');
+      if (done) break;
+      chunks.push(value);
+      length += value.length;
+    }
   } catch (error) {
-    throw toConnectionError(error, callerSignal, timeout, bodyTimer);
+    throw toConnectionError(error, callerSignal, timeout, timedOut);
   } finally {
     clearTimeout(timer);
   }
+  return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, length));
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
 }
 
 async function toSdkError(
   error: unknown,
   callerSignal: AbortSignal | undefined,
   timeout: number,
-  bodyTimer: AbortController,
 ): Promise<Error> {
   if (error instanceof HTTPError) {
-    const text = await readText(error.response, timeout, bodyTimer, callerSignal);
+    const text = await readText(error.response, timeout, callerSignal);
     return apiErrorFromResponse(error.response, redactCredential(text, error.request));
   }
   if (error instanceof EmployeeRecognitionError) return error;
-  return toConnectionError(error, callerSignal, timeout, bodyTimer);
+  return toConnectionError(error, callerSignal, timeout, false);
 }
 
 /** A server that echoes the credential in its error body must not put it in our error. */
@@ -224,12 +297,12 @@ function toConnectionError(
   error: unknown,
   callerSignal: AbortSignal | undefined,
   timeout: number,
-  bodyTimer: AbortController,
+  bodyTimedOut: boolean,
 ): Error {
   if (callerSignal?.aborted) {
     return new ApiUserAbortError('The request was aborted.', { cause: callerSignal.reason });
   }
-  if (error instanceof TimeoutError || bodyTimer.signal.reason === BODY_TIMEOUT) {
+  if (error instanceof TimeoutError || bodyTimedOut) {
     // No cause: ky's TimeoutError holds the Request, and with it the Authorization header.
     return new ApiTimeoutError(`The request timed out after ${timeout} ms.`);
   }
