@@ -35,6 +35,8 @@ export interface WithResponse<T> {
 export class ApiPromise<T> implements PromiseLike<T> {
   readonly #raw: Promise<RawResponse>;
   readonly #parse: (raw: RawResponse) => T;
+  #data: Promise<T> | undefined;
+  #response: Response | undefined;
   #result: Promise<WithResponse<T>> | undefined;
 
   constructor(raw: Promise<RawResponse>, parse: (raw: RawResponse) => T) {
@@ -42,14 +44,27 @@ export class ApiPromise<T> implements PromiseLike<T> {
     this.#parse = parse;
   }
 
+  /** The parsed body, parsed once however often it is awaited. */
+  #parsed(): Promise<T> {
+    this.#data ??= this.#raw.then((raw) => {
+      this.#response = raw.response;
+      return this.#parse(raw);
+    });
+    return this.#data;
+  }
+
   /** The parsed result together with the response, its request id and rate-limit state. */
   withResponse(): Promise<WithResponse<T>> {
-    this.#result ??= this.#raw.then((raw) => ({
-      data: this.#parse(raw),
-      response: raw.response,
-      requestId: raw.response.headers.get(HEADER_REQUEST_ID) ?? undefined,
-      rateLimit: parseRateLimit(raw.response.headers),
-    }));
+    // The headers are read only here: a plain `await` needs none of them.
+    this.#result ??= this.#parsed().then((data) => {
+      const response = this.#response as Response;
+      return {
+        data,
+        response,
+        requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+        rateLimit: parseRateLimit(response.headers),
+      };
+    });
     return this.#result;
   }
 
@@ -58,9 +73,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.withResponse()
-      .then((result) => result.data)
-      .then(onFulfilled, onRejected);
+    return this.#parsed().then(onFulfilled, onRejected);
   }
 
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
