@@ -11,6 +11,9 @@ const shared: Options = {
   platform: 'neutral',
   sourcemap: true,
   external: ['zod', 'msw', /^node:/],
+  // Keep `node:` on built-in imports: every supported runtime takes it, and Deno and bundlers
+  // need it to tell a built-in from a package of the same name.
+  removeNodeProtocol: false,
 };
 
 export default defineConfig([

@@ -151,6 +151,11 @@ export function installRuntimes({ chromium = true } = {}) {
   const started = Date.now();
   const runtimes = installNpmRuntimes();
   if (chromium) runtimes.chromium = installChromium();
+  else {
+    // Not asked to install it, but recorded when it is there, for scripts/test-runtimes.mjs.
+    const version = versionOf(CHROMIUM);
+    if (version) runtimes.chromium = { path: CHROMIUM, version };
+  }
   writeFileSync(manifestPath, `${JSON.stringify(runtimes, null, 2)}\n`);
   for (const [name, { path, version }] of Object.entries(runtimes)) {
     log(`${name.padEnd(8)} ${version}  (${path.replace(`${root}/`, '')})`);

@@ -52,10 +52,14 @@ const indent = (line) => say(`    ${line}`);
 
 function readRuntimes() {
   const path = join(runtimesDir, 'runtimes.json');
-  if (!existsSync(path)) {
-    throw new Error('.runtimes/runtimes.json is missing: run node scripts/install-runtimes.mjs');
+  const runtimes = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  const missing = ['node22', 'node24', 'bun', 'deno', 'workerd', 'chromium'].filter(
+    (name) => !runtimes[name]?.path || !existsSync(runtimes[name].path),
+  );
+  if (missing.length) {
+    throw new Error(`${missing.join(', ')} not installed: run node scripts/install-runtimes.mjs`);
   }
-  return JSON.parse(readFileSync(path, 'utf8'));
+  return runtimes;
 }
 
 /** A fresh mock server and the smoke settings that go with it. */
