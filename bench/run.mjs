@@ -1,0 +1,355 @@
+/**
+ * `npm run bench`: builds the package (the npm script does), starts the bench API server in a
+ * child process on 127.0.0.1, runs each benchmark in a fresh child process of its own, and writes
+ * the results into docs/benchmarks.md between the generated-section markers, keeping the rest of
+ * that file (the analysis written by hand) as it is. Every child has a time limit; the server is
+ * stopped however the run ends. `--quick` runs fewer rounds, for trying the harness out: its
+ * figures are printed but not written to the docs.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './server.mjs';
+
+const QUICK = process.argv.includes('--quick');
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DOC = `${ROOT}docs/benchmarks.md`;
+const START = '<!-- bench:results:start (written by bench/run.mjs; edits here are overwritten) -->';
+const END = '<!-- bench:results:end -->';
+const CHILD_LIMIT_MS = 4 * 60_000;
+
+const ROUNDS = QUICK
+  ? { perCall: [5, 100], paging: 2, webhooks: [3, 100], coldStart: 5 }
+  : { perCall: [21, 300], paging: 7, webhooks: [9, 250], coldStart: 15 };
+
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+/** Runs one benchmark script in a fresh Node process and returns the result it reports. */
+function runChild(script, args, nodeFlags = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeFlags, `bench/${script}`, ...args.map(String)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} ${args.join(' ')} took longer than ${CHILD_LIMIT_MS / 1000} s`));
+    }, CHILD_LIMIT_MS);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const line = stdout.split('\n').find((text) => text.startsWith('@@RESULT '));
+      if (code !== 0 || !line)
+        reject(new Error(`${script} ${args.join(' ')} failed (exit ${code})`));
+      else resolve(JSON.parse(line.slice('@@RESULT '.length)));
+    });
+  });
+}
+
+const started = Date.now();
+const loadBefore = os.loadavg();
+const results = {};
+const server = await startServer();
+log(`server on ${server.url} (child process ${QUICK ? ', quick run' : ''})`);
+try {
+  log('1/5 per-call overhead');
+  results.perCall = await runChild(
+    'per-call.mjs',
+    [server.url, ...ROUNDS.perCall],
+    ['--expose-gc'],
+  );
+  log('2/5 paging: timing');
+  results.paging = await runChild('paging.mjs', [server.url, 'timing', ROUNDS.paging]);
+  log('2/5 paging: heap at 10,000 and 100,000 records');
+  results.memory = [];
+  for (const records of [10_000, 100_000]) {
+    results.memory.push(
+      await runChild('paging.mjs', [server.url, 'memory', records], ['--expose-gc']),
+    );
+  }
+} finally {
+  await server.stop();
+}
+log('3/5 webhook verification');
+results.webhooks = [];
+for (const mode of ['node', 'web-crypto']) {
+  results.webhooks.push(await runChild('webhooks.mjs', [mode, ...ROUNDS.webhooks]));
+}
+log('4/5 bundle size');
+results.size = await runChild('size.mjs', []);
+log('5/5 cold start');
+results.coldStart = await runChild('cold-start.mjs', [ROUNDS.coldStart]);
+
+const machine = {
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.availableParallelism?.() ?? os.cpus().length,
+  memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
+  node: process.version,
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  loadBefore: loadBefore.map((load) => load.toFixed(2)).join(' / '),
+  loadAfter: os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' / '),
+  date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+  minutes: ((Date.now() - started) / 60_000).toFixed(1),
+};
+
+const section = render(results, machine);
+process.stdout.write(`${section}\n`);
+if (QUICK) {
+  log('quick run: docs/benchmarks.md left as it is');
+} else {
+  const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
+  const from = doc.indexOf(START);
+  const to = doc.indexOf(END);
+  if (from === -1 || to === -1) throw new Error(`${DOC} lacks the generated-section markers`);
+  writeFileSync(DOC, `${doc.slice(0, from + START.length)}\n${section}\n${doc.slice(to)}`);
+  log(`wrote ${DOC}`);
+}
+log(`done in ${machine.minutes} min`);
+
+// --- rendering -------------------------------------------------------------------------------
+
+function render(r, m) {
+  const us = (ms) => `${Math.round(ms * 1000)}`;
+  const x = (value) => `${value.toFixed(2)}×`;
+  const spread = (s, f) => `${f(s.median)} (IQR ${f(s.q1)}–${f(s.q3)})`;
+  const kb = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
+  const kib = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en')} KiB`;
+  const met = (ok) => (ok ? '**met**' : '**not met**');
+  const rows = [];
+
+  // 1. Per-call overhead.
+  const perCall = r.perCall.operations;
+  for (const [operation, targets] of Object.entries(perCall)) {
+    const sdk = targets.sdk.ratioToFetch.median;
+    const ahead = sdk < targets.ky.ratioToFetch.median && sdk < targets.openai.ratioToFetch.median;
+    rows.push([
+      `1. Per call, ${operation}: SDK time / fetch time`,
+      '≤ 1.25×, and below ky and openai',
+      `${spread(targets.sdk.ratioToFetch, x)}; ky ${x(targets.ky.ratioToFetch.median)}, openai ${x(targets.openai.ratioToFetch.median)}`,
+      met(sdk <= 1.25 && ahead),
+    ]);
+  }
+  // 2. Paging.
+  for (const [work, result] of Object.entries(r.paging.results)) {
+    rows.push([
+      `2. Paging 10,000 (5 ms server, 5 ms ${work} per page): for await / sequential`,
+      '≤ 0.60',
+      `${spread(result.ratio, (v) => v.toFixed(2))}`,
+      met(result.ratio.median <= 0.6),
+    ]);
+  }
+  const [small, large] = r.memory;
+  const growth = large.peakLiveAboveBaselineBytes / small.peakLiveAboveBaselineBytes;
+  rows.push([
+    '2. Heap used, peak above start, 10,000 → 100,000 records',
+    'flat (100,000 within 1.25× of 10,000)',
+    `${kib(small.peakLiveAboveBaselineBytes)} → ${kib(large.peakLiveAboveBaselineBytes)} (${x(growth)})`,
+    met(growth <= 1.25),
+  ]);
+  // 3. Webhooks.
+  const [nodeRun, webRun] = r.webhooks;
+  for (const [size, target] of [
+    ['1 KB', 2],
+    ['100 KB', 5],
+  ]) {
+    const node = nodeRun.sizes[size].targets['verifyWebhook (node:crypto)'];
+    rows.push([
+      `3. verifyWebhook (Node) / standardwebhooks, ${size}`,
+      `≥ ${target}×`,
+      spread(node.ratioToReference, x),
+      met(node.ratioToReference.median >= target),
+    ]);
+  }
+  rows.push([
+    '3. verifyWebhook (Web Crypto path) / standardwebhooks, 1 KB and 100 KB',
+    '(measured, no target)',
+    ['1 KB', '100 KB']
+      .map((size) =>
+        x(webRun.sizes[size].targets['verifyWebhook (Web Crypto)'].ratioToReference.median),
+      )
+      .join(' and '),
+    '—',
+  ]);
+  // 4. Size.
+  const apps = r.size.apps;
+  const client = apps['Client app (list recognitions)'];
+  const webhook = apps['verifyWebhook app (/webhooks entry)'];
+  rows.push([
+    '4. Client app (lists recognitions), min+gzip',
+    '≤ 15 kB',
+    kb(client.gzipBytes),
+    met(client.gzipBytes <= 15_000),
+  ]);
+  rows.push([
+    '4. verifyWebhook app (`/webhooks` entry), min+gzip',
+    '≤ 3 kB',
+    kb(webhook.gzipBytes),
+    met(webhook.gzipBytes <= 3_000),
+  ]);
+  const webhookMain = apps['verifyWebhook app (main entry)'];
+  rows.push([
+    '4. verifyWebhook app (main entry), min+gzip',
+    '≤ 3 kB',
+    kb(webhookMain.gzipBytes),
+    met(webhookMain.gzipBytes <= 3_000),
+  ]);
+  // 5. Cold start.
+  const cold = r.coldStart.packages;
+  rows.push([
+    '5. Cold start: `await import()` in a fresh process',
+    '(measured, no target)',
+    `SDK ${cold['@employee-recognition/sdk'].importMs.median.toFixed(0)} ms; openai ${cold.openai.importMs.median.toFixed(0)} ms; stripe ${cold.stripe.importMs.median.toFixed(0)} ms`,
+    '—',
+  ]);
+
+  const table = (header, body) =>
+    [
+      `| ${header.join(' | ')} |`,
+      `| ${header.map(() => '---').join(' | ')} |`,
+      ...body.map((row) => `| ${row.join(' | ')} |`),
+    ].join('\n');
+
+  const out = [];
+  out.push(
+    `Run of ${m.date} UTC, ${m.minutes} min. Command: \`npm run bench\` (= \`npm run build && node bench/run.mjs\`).`,
+  );
+  out.push('');
+  out.push(
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${m.node}; ${m.os}. Load average (1/5/15 min) ${m.loadBefore} at the start, ${m.loadAfter} at the end: other work shared the machine, which is why every figure is a median of interleaved rounds with its spread.`,
+  );
+  out.push('');
+  out.push('### Summary');
+  out.push('');
+  out.push(table(['Benchmark', 'Target', 'Measured: median (IQR)', 'Result'], rows));
+  out.push('');
+
+  out.push('### 1. Per-call overhead');
+  out.push('');
+  out.push(
+    `Sequential calls, keep-alive, against the bench server (child process, fixed JSON bodies). ${r.perCall.rounds} rounds × ${r.perCall.callsPerRound} calls per target, targets interleaved in rotating order after a warm-up round; ratios are per round (paired). CPU is the client process's user + system time per call.`,
+  );
+  out.push('');
+  for (const [operation, targets] of Object.entries(perCall)) {
+    out.push(`**${operation}**`);
+    out.push('');
+    out.push(
+      table(
+        ['Target', 'Wall µs/call', 'Wall / fetch', 'CPU µs/call', 'CPU / fetch'],
+        Object.entries(targets).map(([name, t]) => [
+          name,
+          spread(t.perCallMs, us),
+          spread(t.ratioToFetch, x),
+          spread(t.cpuPerCallMs, us),
+          spread(t.cpuRatioToFetch, x),
+        ]),
+      ),
+    );
+    out.push('');
+  }
+
+  out.push('### 2. Paging');
+  out.push('');
+  out.push(
+    `${r.paging.records.toLocaleString('en')} recognitions in pages of ${r.paging.pageSize}; the server answers each page after ${r.paging.serverDelayMs} ms; the consumer spends ${r.paging.workMsPerPage} ms per page, as an awaited timer (I/O wait) or as busy computation (CPU work). Loops alternate in order over the rounds.`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['Consumer', 'for await (prefetch) ms', 'Sequential loop ms', 'Ratio'],
+      Object.entries(r.paging.results).map(([work, result]) => [
+        work,
+        spread(result.ms['for await (prefetch)'], (v) => v.toFixed(0)),
+        spread(result.ms['sequential loop'], (v) => v.toFixed(0)),
+        spread(result.ratio, (v) => v.toFixed(2)),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push(
+    'Heap: `for await` over the whole list with no delays, in a process run with `--expose-gc`; at every page boundary the heap is collected and `heapUsed` sampled. "Live" is the peak of those samples above the heap before the loop; "raw" samples the heap just before each collection.',
+  );
+  out.push('');
+  out.push(
+    table(
+      ['Records', 'Peak live above start', 'Peak raw above start'],
+      r.memory.map((m) => [
+        m.records.toLocaleString('en'),
+        kib(m.peakLiveAboveBaselineBytes),
+        kib(m.peakRawAboveBaselineBytes),
+      ]),
+    ),
+  );
+  out.push('');
+
+  out.push('### 3. Webhook verification');
+  out.push('');
+  out.push(
+    `Sequential verifications of a signed \`recognition.created\` delivery (string body, object headers, one \`whsec_\` secret). ${nodeRun.rounds} rounds × ${nodeRun.msPerTargetPerRound} ms per target, rotating order; ratios per round. The Web Crypto path runs in a second process (Node's \`process.getBuiltinModule\` hidden, as in a browser or worker), with the reference measured again beside it.`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['Payload', 'Process', 'Target', 'Verifications/s', '× standardwebhooks'],
+      r.webhooks.flatMap((run) =>
+        Object.entries(run.sizes).flatMap(([size, s]) =>
+          Object.entries(s.targets).map(([name, t]) => [
+            size,
+            run.mode,
+            name,
+            spread(t.opsPerSecond, (v) => Math.round(v).toLocaleString('en')),
+            spread(t.ratioToReference, x),
+          ]),
+        ),
+      ),
+    ),
+  );
+  out.push('');
+
+  out.push('### 4. Bundle size');
+  out.push('');
+  out.push(
+    'esbuild, ESM, platform browser, minified, dependencies bundled, gzip level 9 (as size-limit measures); kB = 1,000 bytes, as size-limit counts; the apps are `bench/size/*.js` and import the SDK by its name, which resolves to the built `dist/`. "By package" splits the minified bytes with esbuild\'s metafile. The main entry re-exports `verifyWebhook`; an app importing it from there gets the same bundle when tree-shaking works, which the second verifyWebhook row checks.',
+  );
+  out.push('');
+  out.push(
+    table(
+      ['App', 'min+gzip', 'minified', 'Minified bytes by package'],
+      Object.entries(apps).map(([name, a]) => [
+        name,
+        kb(a.gzipBytes),
+        kb(a.minBytes),
+        Object.entries(a.byPackage)
+          .sort((p, q) => q[1] - p[1])
+          .map(([pkg, bytes]) => `${pkg} ${(bytes / 1000).toFixed(1)} kB`)
+          .join(', '),
+      ]),
+    ),
+  );
+  out.push('');
+
+  out.push('### 5. Cold start');
+  out.push('');
+  out.push(
+    `${r.coldStart.runs} fresh processes per package, rotating order. "Import" is \`performance.now()\` around \`await import()\` inside the process; "process" is spawn to exit. An empty process takes ${spread(r.coldStart.emptyProcessMs, (v) => v.toFixed(0))} ms.`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['Package', 'Import ms', 'Process ms'],
+      Object.entries(cold).map(([name, c]) => [
+        name,
+        spread(c.importMs, (v) => v.toFixed(1)),
+        spread(c.processMs, (v) => v.toFixed(0)),
+      ]),
+    ),
+  );
+  return out.join('\n');
+}
