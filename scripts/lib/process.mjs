@@ -32,7 +32,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control characters.
+// eslint-disable-next-line no-control-regex -- ANSI escapes are control characters.
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** Text without terminal colours. */

@@ -68,7 +68,6 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#result;
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: being thenable is the point of this class.
   then<R1 = T, R2 = never>(
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

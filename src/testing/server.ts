@@ -1,3 +1,4 @@
+import type * as NodeHttp from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMockApi, type MockApi } from './mock-api.js';
@@ -34,13 +35,19 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 };
 
+// Not a literal specifier, so bundlers leave it alone and the testing entry still bundles for
+// browsers, where the MSW handlers work and this function is not called.
+const NODE_HTTP = 'node:http';
+
 /**
  * Serves a new mock API over real HTTP through node:http, with CORS for browser pages. Node
  * only; node:http is imported when called, so the testing entry still bundles for browsers.
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 0, host = '127.0.0.1', ...apiOptions } = options;
-  const { createServer } = await import('node:http');
+  const { createServer }: typeof NodeHttp = await import(
+    /* webpackIgnore: true */ /* @vite-ignore */ NODE_HTTP
+  );
   let api: MockApi | undefined;
   const server = createServer((request, response) => void serve(api!, request, response));
   await new Promise<void>((resolve, reject) => {

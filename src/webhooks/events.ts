@@ -55,7 +55,7 @@ declare const unknownEventType: unique symbol;
  * `if (event.type === 'recognition.created')`. The `String` interface still offers the string
  * methods, and is not comparable with the known literals, so narrowing works.
  */
-// biome-ignore lint/complexity/noBannedTypes: the object type String is the point, see above.
+// eslint-disable-next-line @typescript-eslint/no-wrapper-object-types -- the object type String is the point, see above.
 export type UnknownWebhookEventType = String & { readonly [unknownEventType]: true };
 
 /** An event of a type added to the service after this SDK version: `data` is not described. */

@@ -13,10 +13,12 @@ export type WebhookRequestHeaders =
   | Headers
   | { readonly [name: string]: string | readonly string[] | undefined }
   | {
-      readonly [name in
-        | typeof WEBHOOK_HEADER_ID
-        | typeof WEBHOOK_HEADER_TIMESTAMP
-        | typeof WEBHOOK_HEADER_SIGNATURE]?: string | readonly string[];
+      readonly [
+        name in
+          | typeof WEBHOOK_HEADER_ID
+          | typeof WEBHOOK_HEADER_TIMESTAMP
+          | typeof WEBHOOK_HEADER_SIGNATURE
+      ]?: string | readonly string[];
     };
 
 /**

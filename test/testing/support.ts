@@ -20,7 +20,7 @@ export function createClock(start = Date.parse('2026-11-21T12:00:00Z')) {
 export interface Reply {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON.
   body: any;
 }
 
@@ -47,7 +47,9 @@ export async function call(
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : undefined;
-  } catch {}
+  } catch {
+    // Not JSON: keep the text.
+  }
   return { status: response.status, headers: response.headers, body };
 }
 

@@ -1,0 +1,33 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'docs/api/', 'coverage/', '.runtimes/', '.tmp/', 'node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    // Type-level tests are functions that are type-checked and never called.
+    files: ['test/**/*.test.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // `interface Recognition extends z.output<…> {}` names a schema's type so docs show its fields.
+      '@typescript-eslint/no-empty-object-type': [
+        'error',
+        { allowInterfaces: 'with-single-extends' },
+      ],
+      eqeqeq: ['error', 'always'],
+      // A `let` assigned once after a closure that reads it cannot be `const`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      'no-console': 'off',
+    },
+  },
+);
