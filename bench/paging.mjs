@@ -8,12 +8,17 @@
  * then ask for the next), in alternating order over several rounds.
  *
  * `memory`: iterates N records with `for await` (no delays) in a process run with --expose-gc,
- * collecting garbage and sampling heapUsed at every page boundary; reports the peak of what
- * stays reachable, above the heap before the loop, so 10,000 and 100,000 records can be compared.
+ * sampling heapUsed at every page boundary, and reports the peaks above the heap before the loop,
+ * so 10,000 and 100,000 records can be compared. "Raw" is heapUsed as it is; "live" is after a
+ * collection, one turn of the event loop and another collection. The turn matters: undici
+ * registers every Request that has a signal (ky always gives one) with a FinalizationRegistry
+ * whose entries keep that signal until Node runs the cleanup task; collected but not yet cleaned
+ * up, they would count as live and make the figure depend on when Node last got round to it.
  *
  * Usage: node --expose-gc bench/paging.mjs <server-url> timing [rounds]
  *        node --expose-gc bench/paging.mjs <server-url> memory <records>
  */
+import v8 from 'node:v8';
 import { importSdk, report, sleep, summarize } from './lib/stats.mjs';
 
 const [url, mode, arg] = process.argv.slice(2);
@@ -98,34 +103,65 @@ async function timing(rounds) {
   });
 }
 
+/**
+ * heapUsed of what is still reachable (collect, let Node run pending finalizers, collect), and
+ * the part of it that is not compiled code: V8 goes on optimizing functions for a long while,
+ * and its code space counts in heapUsed.
+ */
+async function liveHeap() {
+  globalThis.gc();
+  await sleep(5);
+  globalThis.gc();
+  const code = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'code_space');
+  const used = process.memoryUsage().heapUsed;
+  return [used, used - (code?.space_used_size ?? 0)];
+}
+
 async function memory(records) {
   if (!globalThis.gc) throw new Error('run with --expose-gc');
   const client = clientFor(records, 0);
-  // Warm up on a short list, so that compiled code and connection state are in the baseline.
-  for await (const recognition of clientFor(2 * PAGE, 0).recognitions.list({ limit: PAGE })) {
+  // Warm up on 20,000 records, so that compiled code and connection state are in the baseline
+  // (V8 keeps optimizing for a while, and its code counts in heapUsed).
+  for await (const recognition of clientFor(20_000, 0).recognitions.list({ limit: PAGE })) {
     consume(recognition);
   }
-  gc();
-  const baseline = process.memoryUsage().heapUsed;
-  let peakLive = 0;
+  const [baseline, baselineNonCode] = await liveHeap();
   let peakRaw = 0;
+  const live = [];
   let count = 0;
   for await (const recognition of client.recognitions.list({ limit: PAGE })) {
     consume(recognition);
     if (++count % PAGE === 0) {
       peakRaw = Math.max(peakRaw, process.memoryUsage().heapUsed);
-      gc();
-      peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
+      live.push([count, ...(await liveHeap())]);
     }
   }
   if (count !== records) throw new Error(`saw ${count} records, not ${records}`);
   report({
     records,
     baselineBytes: baseline,
-    peakLiveAboveBaselineBytes: peakLive - baseline,
+    peakLiveAboveBaselineBytes: Math.max(...live.map(([, bytes]) => bytes)) - baseline,
+    medianLiveAboveBaselineBytes: summarize(live.map(([, bytes]) => bytes)).median - baseline,
+    liveBytesPerRecord: slope(live),
+    peakLiveNonCodeAboveBaselineBytes:
+      Math.max(...live.map(([, , bytes]) => bytes)) - baselineNonCode,
     peakRawAboveBaselineBytes: peakRaw - baseline,
     checksum: sink,
   });
+}
+
+/** Least-squares slope of [x, y] points: how the live heap trends per record read. */
+function slope(points) {
+  const n = points.length;
+  const mx = points.reduce((sum, [px]) => sum + px, 0) / n;
+  const my = points.reduce((sum, [, py]) => sum + py, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [px, py] of points) {
+    num += (px - mx) * (py - my);
+    den += (px - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
 }
 
 if (mode === 'timing') await timing(Number(arg ?? 7));

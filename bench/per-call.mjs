@@ -27,6 +27,8 @@ const headers = { authorization: `Bearer ${API_KEY}`, accept: 'application/json'
 const { Client } = await importSdk();
 const client = new Client({ apiKey: API_KEY, baseUrl: url });
 const kyClient = ky.create({ prefixUrl: url, headers });
+// ky's floor: the root ky with one prebuilt options object, no per-call merge of instance defaults.
+const kyOptions = { headers, retry: { limit: 2 }, timeout: 30_000 };
 const openai = new OpenAI({ apiKey: API_KEY, baseURL: url });
 const compareDir = process.env.BENCH_COMPARE_DIR;
 const compare = compareDir
@@ -44,6 +46,7 @@ const operations = {
     fetch: async () => JSON.parse(await (await fetch(`${url}${userPath}`, { headers })).text()),
     sdk: () => client.users.get(USER.id),
     ky: () => kyClient.get(userPath.slice(1)).json(),
+    'ky (prebuilt options)': () => ky(`${url}${userPath}`, kyOptions).json(),
     openai: () => openai.get(userPath),
     ...(compare && { 'sdk (compare build)': () => compare.users.get(USER.id) }),
   },
@@ -52,6 +55,7 @@ const operations = {
       JSON.parse(await (await fetch(`${url}${listPath}?limit=20`, { headers })).text()),
     sdk: () => client.recognitions.list({ limit: 20 }),
     ky: () => kyClient.get(listPath.slice(1), { searchParams: { limit: 20 } }).json(),
+    'ky (prebuilt options)': () => ky(`${url}${listPath}?limit=20`, kyOptions).json(),
     openai: () => openai.get(listPath, { query: { limit: 20 } }),
     ...(compare && { 'sdk (compare build)': () => compare.recognitions.list({ limit: 20 }) }),
   },
