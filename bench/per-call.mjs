@@ -9,13 +9,16 @@
  * the machine disturbs less than wall time. BENCH_COMPARE_DIR=<build dir> adds a second SDK build
  * (its index.js) as one more target, for before/after comparisons of a change in one process.
  *
- * Usage: node --expose-gc bench/per-call.mjs <server-url> [rounds] [calls-per-round]
+ * Collection is left to V8: a forced gc() before each batch made every target several times
+ * slower (it throws away V8's warmed-up state), the larger code paths more than fetch.
+ *
+ * Usage: node bench/per-call.mjs <server-url> [rounds] [calls-per-round]
  */
 
 import { pathToFileURL } from 'node:url';
 import ky from 'ky';
 import OpenAI from 'openai';
-import { collectGarbage, importSdk, report, summarize } from './lib/stats.mjs';
+import { importSdk, report, summarize } from './lib/stats.mjs';
 import { USER } from './server.mjs';
 
 const [url, roundsArg = '21', callsArg = '300'] = process.argv.slice(2);
@@ -63,7 +66,6 @@ const operations = {
 
 /** Mean wall and CPU milliseconds per call over a batch of sequential calls. */
 async function batch(call, calls) {
-  collectGarbage();
   const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < calls; i++) await call();

@@ -20,8 +20,8 @@ const END = '<!-- bench:results:end -->';
 const CHILD_LIMIT_MS = 4 * 60_000;
 
 const ROUNDS = QUICK
-  ? { perCall: [5, 100], paging: 2, webhooks: [3, 100], coldStart: 5 }
-  : { perCall: [21, 300], paging: 7, webhooks: [9, 250], coldStart: 15 };
+  ? { perCall: [5, 100], overhead: [3, 500], paging: 2, webhooks: [3, 100], coldStart: 5 }
+  : { perCall: [21, 300], overhead: [15, 2000], paging: 7, webhooks: [9, 250], coldStart: 15 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -58,11 +58,9 @@ const server = await startServer();
 log(`server on ${server.url} (child process ${QUICK ? ', quick run' : ''})`);
 try {
   log('1/5 per-call overhead');
-  results.perCall = await runChild(
-    'per-call.mjs',
-    [server.url, ...ROUNDS.perCall],
-    ['--expose-gc'],
-  );
+  results.perCall = await runChild('per-call.mjs', [server.url, ...ROUNDS.perCall]);
+  log('1/5 client-side cost per call, no network');
+  results.overhead = await runChild('overhead.mjs', ROUNDS.overhead);
   log('2/5 paging: timing');
   results.paging = await runChild('paging.mjs', [server.url, 'timing', ROUNDS.paging]);
   log('2/5 paging: heap at 10,000 and 100,000 records');
@@ -254,6 +252,25 @@ function render(r, m) {
     );
     out.push('');
   }
+
+  out.push(
+    `**Client-side cost per call, no network.** Every target gets a \`fetch\` that answers at once with the same body (bench/overhead.mjs), so this is the CPU spent in this process per call: options, Request objects and signals, hooks, body reading, JSON.parse, validation, promises. ${r.overhead.rounds} rounds × ${r.overhead.callsPerRound} calls, interleaved.`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['Operation', 'Target', 'CPU µs/call', 'Above fetch + JSON.parse'],
+      Object.entries(r.overhead.operations).flatMap(([operation, targets]) =>
+        Object.entries(targets).map(([name, t]) => [
+          operation,
+          name,
+          spread(t, (v) => v.toFixed(1)),
+          `${(t.median - targets['fetch + JSON.parse'].median).toFixed(1)} µs`,
+        ]),
+      ),
+    ),
+  );
+  out.push('');
 
   out.push('### 2. Paging');
   out.push('');

@@ -50,6 +50,11 @@ function records(start, count) {
   return text;
 }
 
+/** A first page of `count` recognitions as the service sends it, for in-process benchmarks. */
+export function recognitionsPage(count) {
+  return listBody(new URLSearchParams({ limit: String(count) }), count);
+}
+
 function listBody(query, total) {
   const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 20)));
   const cursor = query.get('cursor');

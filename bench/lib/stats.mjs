@@ -24,11 +24,6 @@ export function summarize(values) {
   };
 }
 
-/** Collects garbage between measurements when the process runs with --expose-gc. */
-export function collectGarbage() {
-  globalThis.gc?.();
-}
-
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Prints a benchmark's result as the last line of stdout, for bench/run.mjs to read. */
