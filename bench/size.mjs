@@ -14,7 +14,6 @@ import { report } from './lib/stats.mjs';
 const APPS = {
   'Client app (list recognitions)': 'client-app.js',
   'verifyWebhook app (/webhooks entry)': 'webhook-app.js',
-  'verifyWebhook app (main entry)': 'webhook-app-main.js',
   'openai: new OpenAI()': 'openai-app.js',
   'stripe: new Stripe()': 'stripe-app.js',
   'ky alone (one GET)': 'ky-app.js',

@@ -43,18 +43,6 @@ export {
   type WebhookWithSecret,
 } from './resources/webhooks.js';
 export { VERSION } from './version.js';
-export {
-  type KnownWebhookEvent,
-  type TeamMemberEventData,
-  type UnknownWebhookEvent,
-  type UnknownWebhookEventType,
-  type VerifyWebhookOptions,
-  verifyWebhook,
-  type WebhookEvent,
-  type WebhookEventDataMap,
-  type WebhookEventOf,
-  type WebhookPayload,
-  type WebhookRequestHeaders,
-  WebhookVerificationError,
-  type WebhookVerificationErrorReason,
-} from './webhooks/index.js';
+// verifyWebhook and its types live in '@employee-recognition/sdk/webhooks' only: this entry is one
+// bundled file whose schemas bundlers cannot drop, so a receiver importing from here would carry
+// the whole client (20 kB instead of 2 kB).

@@ -6,12 +6,8 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  Client,
-  ConfigurationError,
-  verifyWebhook,
-  WebhookVerificationError,
-} from '../../src/index.js';
+import { Client, ConfigurationError } from '../../src/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
 import { createMockApi, signWebhook } from '../../src/testing/index.js';
 import { collectErrors, expectNoSecretsIn } from '../support/secrets.js';
 
