@@ -3,11 +3,11 @@ import { ApiPromise } from './api-promise.js';
 import { UnprocessableEntityError } from './errors.js';
 import { Page, type PageParams, PagePromise, type Pagination } from './pagination.js';
 import type { ApiRequest, QueryValue, RequestOptions, Transport } from './request.js';
-import { parseInput, parseResponse } from './validation.js';
+import { integer, parseInput, parseResponse } from './validation.js';
 
 const paginationSchema = z.looseObject({
-  page: z.int(),
-  total_pages: z.int(),
+  page: integer(),
+  total_pages: integer(),
   next_cursor: z.optional(z.nullable(z.string())),
 });
 

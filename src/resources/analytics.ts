@@ -3,29 +3,29 @@ import { DEFAULT_PERIOD, PERIOD_MAX_DAYS } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import { ApiResource, dataSchema } from '../core/resource.js';
-import { parseInput } from '../core/validation.js';
+import { integer, parseInput, rule } from '../core/validation.js';
 
 const summarySchema = z.looseObject({
   /** The period summarized, such as `30d`. */
   period: z.string(),
   /** Recognitions given in the period. */
-  total_recognitions: z.int(),
+  total_recognitions: integer(),
   /** A percentage, 0–100. */
   participation_rate: z.number(),
   /** Points given in the period. */
-  total_points: z.int(),
+  total_points: integer(),
 });
 
 const summaryResponse = dataSchema(summarySchema);
 
-const summaryParamsSchema = z.object({
+const summaryParamsSchema = z.strictObject({
   period: z
     .string()
     .check(
-      z.refine(
-        (period) =>
-          /^[1-9]\d{0,2}d$/.test(period) && Number.parseInt(period, 10) <= PERIOD_MAX_DAYS,
-        { error: `must be <N>d with N from 1 to ${PERIOD_MAX_DAYS}, such as "30d"` },
+      rule((period) =>
+        /^[1-9]\d{0,2}d$/.test(period) && Number.parseInt(period, 10) <= PERIOD_MAX_DAYS
+          ? undefined
+          : `must be <N>d with N from 1 to ${PERIOD_MAX_DAYS}, such as "30d"`,
       ),
     ),
 });

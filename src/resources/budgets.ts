@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
+import { integer } from '../core/validation.js';
 import { ApiResource, dataSchema, pathId } from '../core/resource.js';
 import { openEnum, recordId, timestamp } from './shared.js';
 
@@ -10,9 +11,9 @@ const budgetSchema = z.looseObject({
   team_id: z.nullable(recordId),
   period: openEnum<'monthly' | 'quarterly' | 'annual'>(),
   /** Whole points, 0 or more; likewise `used_points` and `remaining_points`. */
-  total_points: z.int(),
-  used_points: z.int(),
-  remaining_points: z.int(),
+  total_points: integer(),
+  used_points: integer(),
+  remaining_points: integer(),
   /** ISO 8601, UTC; likewise `ends_at`. */
   starts_at: timestamp,
   ends_at: timestamp,

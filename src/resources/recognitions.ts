@@ -4,8 +4,8 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
-import { parseInput } from '../core/validation.js';
-import { pageParamsShape, recordId, timestamp } from './shared.js';
+import { integer, parseInput, rule } from '../core/validation.js';
+import { pageParamsShape, recordId, timestamp, uuidParam } from './shared.js';
 
 const participantSchema = z.looseObject({ id: recordId, name: z.string() });
 
@@ -17,7 +17,7 @@ const recognitionSchema = z.looseObject({
   recipient: participantSchema,
   message: z.string(),
   /** Whole points, 0 or more. */
-  points: z.int(),
+  points: integer(),
   /** ISO 8601, UTC. */
   created_at: timestamp,
 });
@@ -31,13 +31,13 @@ const ISO_DATE_OR_DATE_TIME =
 
 // A valid Date becomes its ISO string first, so one string check serves both forms. The cast
 // declares what the checks guarantee: a Date or a string in, a string out.
-const dateParam = z.pipe(
-  z.transform((value) =>
+const dateParam = z.unknown().check(
+  z.overwrite((value) =>
     value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value,
   ),
-  z
-    .string({ error: DATE_PARAM_ERROR })
-    .check(z.regex(ISO_DATE_OR_DATE_TIME, { error: DATE_PARAM_ERROR })),
+  rule((value) =>
+    typeof value === 'string' && ISO_DATE_OR_DATE_TIME.test(value) ? undefined : DATE_PARAM_ERROR,
+  ),
 ) as z.ZodMiniType<string, Date | string>;
 
 const listParamsSchema = z.strictObject({
@@ -47,27 +47,32 @@ const listParamsSchema = z.strictObject({
   /** Latest `created_at`, inclusive: a Date or an ISO 8601 date or date-time. */
   to: z.optional(dateParam),
   /** Only recognitions given by this user (a UUID). */
-  sender_id: z.optional(z.guid()),
+  sender_id: z.optional(uuidParam),
   /** Only recognitions received by this user (a UUID). */
-  recipient_id: z.optional(z.guid()),
+  recipient_id: z.optional(uuidParam),
 });
 
 // Lengths count code points after trimming, the lenient reading: the SDK must not refuse a
 // message the service accepts. What is sent is the message as given, untrimmed.
-const messageParam = z.string().check(
-  z.refine((message) => message.trim() !== '', { error: 'must not be empty or only whitespace' }),
-  z.refine((message) => [...message.trim()].length <= MESSAGE_MAX_LENGTH, {
-    error: `must have at most ${MESSAGE_MAX_LENGTH} characters after trimming`,
-  }),
-);
+const messageParam = z
+  .string()
+  .check(
+    rule((message) =>
+      message.trim() === ''
+        ? 'must not be empty or only whitespace'
+        : [...message.trim()].length > MESSAGE_MAX_LENGTH
+          ? `must have at most ${MESSAGE_MAX_LENGTH} characters after trimming`
+          : undefined,
+    ),
+  );
 
 const createParamsSchema = z.strictObject({
   /** The user to recognize (a UUID); not the sender, who is the credential's owner. */
-  recipient_id: z.guid(),
+  recipient_id: uuidParam,
   /** 1–500 characters after trimming; sent as given. */
   message: messageParam,
   /** A whole number from 0 to 1000; the service uses 0 when absent. */
-  points: z.optional(z.int().check(z.minimum(0), z.maximum(POINTS_MAX))),
+  points: z.optional(integer(0, POINTS_MAX)),
 });
 
 const recognitionResponse = dataSchema(recognitionSchema);

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
+import { integer } from '../core/validation.js';
 import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
 import { pageParams, recordId, timestamp } from './shared.js';
 
@@ -10,7 +11,7 @@ const rewardSchema = z.looseObject({
   name: z.string(),
   description: z.nullable(z.string()),
   /** Whole points, 0 or more. */
-  cost: z.int(),
+  cost: integer(),
   /** Whether the reward can be obtained now. */
   available: z.boolean(),
   /** ISO 8601, UTC. */

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../contract.js';
+import { integer, rule } from '../core/validation.js';
 
 /**
  * An enumeration the service may extend (contract §3): any string parses, so a value added later
@@ -22,14 +23,26 @@ export const recordId = z.string();
 /** An ISO 8601 UTC timestamp such as `2026-11-21T09:30:00Z`, kept as the string sent. */
 export const timestamp = z.string();
 
+// Any UUID layout (versions and variants alike), as the service's ids may take any.
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** A record id given as input: a string in UUID form. */
+export const uuidParam = z
+  .string()
+  .check(rule((id) => (UUID.test(id) ? undefined : 'must be a UUID')));
+
 /** The paging parameters of every paginated list (contract §4, §5), to spread into a list's params. */
 export const pageParamsShape = {
   /** Page number, from 1 (the default). Asking for a page switches the list to page mode. */
-  page: z.optional(z.int().check(z.minimum(1))),
+  page: z.optional(integer(1)),
   /** Records per page, 1–100; the service's default is 20. */
-  limit: z.optional(z.int().check(z.minimum(PAGE_LIMIT_MIN), z.maximum(PAGE_LIMIT_MAX))),
+  limit: z.optional(integer(PAGE_LIMIT_MIN, PAGE_LIMIT_MAX)),
   /** The opaque `next_cursor` of an earlier page, to continue from there. */
-  cursor: z.optional(z.string().check(z.minLength(1))),
+  cursor: z.optional(
+    z
+      .string()
+      .check(rule((cursor) => (cursor === '' ? 'must have at least 1 character' : undefined))),
+  ),
 };
 
 /** The params of a list that takes paging parameters only. */

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
+import { integer } from '../core/validation.js';
 import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
 import { openEnum, pageParams, recordId, timestamp } from './shared.js';
 
@@ -14,7 +15,7 @@ const userSchema = z.looseObject({
   /** The user's team, or null when they belong to none. */
   team_id: z.nullable(recordId),
   /** Whole points the user holds. */
-  points_balance: z.int(),
+  points_balance: integer(),
   /** ISO 8601, UTC. */
   created_at: timestamp,
 });

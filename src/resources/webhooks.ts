@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import { ApiResource, dataSchema, pathId } from '../core/resource.js';
-import { parseInput } from '../core/validation.js';
+import { parseInput, rule } from '../core/validation.js';
 import { openEnum, recordId, timestamp } from './shared.js';
 
 /** Subscribes a webhook to every event type, present and future. */
@@ -33,33 +33,43 @@ const webhookResponse = dataSchema(webhookSchema);
 const webhookListResponse = dataSchema(z.array(webhookSchema));
 const webhookWithSecretResponse = dataSchema(webhookWithSecretSchema);
 
-// A refine on the URL parser rather than z.url(): the same check, smaller in the bundle.
-const urlParam = z.string().check(
-  z.refine(
-    (url) => {
-      try {
-        return new URL(url).protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an https URL' },
-  ),
-);
+// The URL parser rather than z.url(): the same check, smaller in the bundle.
+const urlParam = z
+  .string()
+  .check(rule((url) => (isHttpsUrl(url) ? undefined : 'must be an https URL')));
+
+function isHttpsUrl(url: string): boolean {
+  try {
+    return new URL(url).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const EVENT_TYPES: readonly string[] = [...WEBHOOK_EVENT_TYPES, '*'];
 
 // The checks guarantee the declared type: known types, or "*" alone. The input may be readonly,
 // so a constant list (`as const`) can be passed as it is.
 const eventsParam = z
   .array(
-    z.enum([...WEBHOOK_EVENT_TYPES, '*'], {
-      error: (issue) => `must be a known event type or "*", not ${JSON.stringify(issue.input)}`,
-    }),
+    z
+      .unknown()
+      .check(
+        rule((event) =>
+          EVENT_TYPES.includes(event as string)
+            ? undefined
+            : `must be a known event type or "*", not ${JSON.stringify(event)}`,
+        ),
+      ),
   )
   .check(
-    z.minLength(1),
-    z.refine((events) => !events.includes('*') || events.length === 1, {
-      error: 'must be ["*"] alone or a list of event types without "*"',
-    }),
+    rule((events) =>
+      events.length === 0
+        ? 'must have at least 1 item'
+        : events.includes('*') && events.length > 1
+          ? 'must be ["*"] alone or a list of event types without "*"'
+          : undefined,
+    ),
   ) as z.ZodMiniType<
   WebhookEventType[] | [AllEvents],
   readonly WebhookEventType[] | readonly [AllEvents]
