@@ -1,21 +1,18 @@
 import type { HmacBackend, SignedContent } from './backend.js';
+import { remember } from './cache.js';
 
-// A process verifies with a handful of secrets; the bound only guards against callers that pass
-// a fresh secret on every request.
-const MAX_CACHED_KEYS = 16;
 const keys = new Map<string, Promise<CryptoKey>>();
 const encoder = new TextEncoder();
 
 function importKey(secret: string, key: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  let cryptoKey = keys.get(secret);
-  if (!cryptoKey) {
-    if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value!);
-    cryptoKey = crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ]);
-    keys.set(secret, cryptoKey);
-  }
-  return cryptoKey;
+  return (
+    keys.get(secret) ??
+    remember(
+      keys,
+      secret,
+      crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+    )
+  );
 }
 
 function toBytes({ prefix, body }: SignedContent): Uint8Array<ArrayBuffer> {

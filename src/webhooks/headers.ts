@@ -22,19 +22,35 @@ export type WebhookRequestHeaders =
     };
 
 /**
- * The value of header `name` (lower case), or `undefined` when it is absent or empty. Repeated
- * values are joined with `, `, as `Headers.get` does, so both forms verify alike.
+ * The values of the headers `names` (lower case), in that order, each `undefined` when absent or
+ * empty. Repeated values are joined with `, `, as `Headers.get` does, so both forms verify alike.
+ * A plain object is read in one pass over its keys, comparing each key as it is before lowering
+ * its case: Node gives the names in lower case already.
  */
-export function readHeader(headers: unknown, name: string): string | undefined {
-  if (typeof headers !== 'object' || headers === null) return undefined;
+export function readHeaders(headers: unknown, names: readonly string[]): (string | undefined)[] {
+  if (typeof headers !== 'object' || headers === null) return [];
   if (typeof (headers as Headers).get === 'function') {
-    const value: unknown = (headers as Headers).get(name);
-    return typeof value === 'string' && value ? value : undefined;
+    return names.map((name) => {
+      const value: unknown = (headers as Headers).get(name);
+      return typeof value === 'string' && value ? value : undefined;
+    });
   }
-  const values: string[] = [];
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name) continue;
-    for (const each of [value].flat()) if (typeof each === 'string') values.push(each);
+  const values: (string | undefined)[] = [];
+  for (const key of Object.keys(headers)) {
+    let index = names.indexOf(key);
+    if (index < 0) index = names.indexOf(key.toLowerCase());
+    if (index < 0) continue;
+    const value: unknown = (headers as Record<string, unknown>)[key];
+    if (Array.isArray(value)) for (const each of value as unknown[]) append(values, index, each);
+    else append(values, index, value);
   }
-  return values.join(', ') || undefined;
+  // An empty value counts as absent, as it does for Headers.get.
+  for (let index = 0; index < names.length; index++) values[index] ||= undefined;
+  return values;
+}
+
+function append(values: (string | undefined)[], index: number, value: unknown): void {
+  if (typeof value !== 'string') return;
+  const joined = values[index];
+  values[index] = joined === undefined ? value : `${joined}, ${value}`;
 }

@@ -8,8 +8,11 @@ const ENTRY = new RegExp(`(?:^|[\\s,])${WEBHOOK_SIGNATURE_VERSION},([^\\s,]+)`, 
 /** The decoded `v1` signatures in a `webhook-signature` header; other versions and garbage are skipped. */
 export function parseSignatures(header: string): Uint8Array[] {
   const signatures: Uint8Array[] = [];
-  for (const [, encoded] of header.matchAll(ENTRY)) {
-    const signature = decodeBase64(encoded!);
+  // exec on the one shared RegExp: matchAll would copy it on every call. exec leaves lastIndex
+  // at 0 when it finds no more entries, and nothing else runs in between.
+  ENTRY.lastIndex = 0;
+  for (let entry = ENTRY.exec(header); entry; entry = ENTRY.exec(header)) {
+    const signature = decodeBase64(entry[1]!);
     if (signature) signatures.push(signature);
   }
   return signatures;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { nodeCrypto } from '../../src/webhooks/crypto-node.js';
 import { webCrypto } from '../../src/webhooks/crypto-web.js';
+import { signWebhook } from '../../src/testing/webhook-signer.js';
 import type { WebhookRequestHeaders } from '../../src/webhooks/headers.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
 import type { WebhookPayload } from '../../src/webhooks/payload.js';
@@ -284,6 +285,20 @@ describe.each(backends)('verifyWith(%s)', (_name, backend) => {
       const headers = await sign();
       const twice = { ...headers, 'Webhook-Signature': 'v2,AAAA' };
       await expect(verify(BODY, twice)).resolves.toEqual(recognitionCreated);
+    });
+
+    it('joins the spellings of a name in the order of the object, the lower-case one first or not', async () => {
+      const { 'webhook-id': id, ...rest } = await signWebhook(BODY, SECRET, {
+        id: 'evt_a, evt_b',
+        timestamp: NOW,
+      });
+      expect(id).toBe('evt_a, evt_b');
+      const upperFirst = { 'Webhook-Id': 'evt_a', ...rest, 'webhook-id': 'evt_b' };
+      await expect(verify(BODY, upperFirst)).resolves.toEqual(recognitionCreated);
+      const lowerFirst = { 'webhook-id': 'evt_a', ...rest, 'WEBHOOK-ID': 'evt_b' };
+      await expect(verify(BODY, lowerFirst)).resolves.toEqual(recognitionCreated);
+      const swapped = { 'webhook-id': 'evt_b', ...rest, 'Webhook-Id': 'evt_a' };
+      await expectRejection(verify(BODY, swapped), 'invalid_signature');
     });
 
     it('treats repeated webhook-timestamp values as invalid_timestamp and repeated ids as a different id', async () => {
