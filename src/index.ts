@@ -1,10 +1,10 @@
 export { Client } from './client.js';
-export type { WebhookEventType } from './contract.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './contract.js';
 export type { RateLimitInfo, WithResponse } from './core/api-promise.js';
 export { ApiPromise } from './core/api-promise.js';
 export type { ApiKeySource, ClientOptions } from './core/config.js';
 export { ConfigurationError } from './core/config.js';
-export type { ErrorDetail, ResponseIssue } from './core/errors.js';
+export type { ApiErrorInit, ErrorDetail, ResponseIssue } from './core/errors.js';
 export {
   ApiConnectionError,
   ApiError,
@@ -21,15 +21,17 @@ export {
   RateLimitError,
   UnprocessableEntityError,
 } from './core/errors.js';
-export type { PageParams, Pagination } from './core/pagination.js';
+export type { PageParams, PageResponse, Pagination } from './core/pagination.js';
 export { Page, PagePromise } from './core/pagination.js';
 export type { RequestOptions } from './core/request.js';
+export type { DataResponse } from './core/resource.js';
 export { Analytics, type AnalyticsSummary } from './resources/analytics.js';
 export { type Budget, Budgets } from './resources/budgets.js';
 export {
   type Recognition,
   type RecognitionCreateParams,
   type RecognitionListParams,
+  type RecognitionParticipant,
   Recognitions,
 } from './resources/recognitions.js';
 export { type Reward, type RewardListParams, Rewards } from './resources/rewards.js';

@@ -39,6 +39,11 @@ export class ApiPromise<T> implements PromiseLike<T> {
   #response: Response | undefined;
   #result: Promise<WithResponse<T>> | undefined;
 
+  /**
+   * Made by the resource methods; customers never construct one.
+   *
+   * @internal
+   */
   constructor(raw: Promise<RawResponse>, parse: (raw: RawResponse) => T) {
     this.#raw = raw;
     this.#parse = parse;
@@ -75,14 +80,20 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#parsed().then(onFulfilled, onRejected);
   }
 
+  /**
+   * Handles a failure, as `Promise.prototype.catch` does: the SDK rejects with an
+   * {@link EmployeeRecognitionError} subclass.
+   */
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.then(undefined, onRejected);
   }
 
+  /** Runs `onFinally` once the call settles, either way, as `Promise.prototype.finally` does. */
   finally(onFinally?: (() => void) | null): Promise<T> {
     return this.then().finally(onFinally);
   }
 
+  /** `'ApiPromise'`, the tag `Object.prototype.toString` shows. */
   get [Symbol.toStringTag](): string {
     return 'ApiPromise';
   }

@@ -48,6 +48,7 @@ export interface ClientConfig {
 
 /** A client option that cannot work. Thrown by `new Client()`, never later. */
 export class ConfigurationError extends EmployeeRecognitionError {
+  /** The class name, `'ConfigurationError'`, as stack traces and logs show it. */
   override name = 'ConfigurationError';
   /** The option at fault, such as `apiKey`. */
   readonly option: string;

@@ -2,23 +2,40 @@ import { ERROR_CODES } from '../contract.js';
 
 /** Base class of every error the SDK throws, so one `catch` with `instanceof` can serve them all. */
 export class EmployeeRecognitionError extends Error {
+  /** The class name, `'EmployeeRecognitionError'`, as stack traces and logs show it. */
   override name = 'EmployeeRecognitionError';
 }
 
 /** One field-level problem, as the service's error body lists them under `details`. */
 export interface ErrorDetail {
+  /** The input field at fault, such as `recipient_id`. */
   field: string;
+  /** What is wrong with it, such as `must be a UUID`. */
   message: string;
 }
 
-/** Everything an {@link ApiError} is made from. */
+/**
+ * Everything an {@link ApiError} is made from: the SDK builds it from the service's error answer,
+ * and tests can pass one to construct an error of their own, such as
+ * `new NotFoundError({ status: 404, message: 'Recognition not found' })`.
+ */
 export interface ApiErrorInit {
+  /** HTTP status of the answer, such as 404. */
   status: number;
+  /** The error body's human-readable message; becomes the error's `message`. */
   message: string;
+  /**
+   * Machine-readable code from the error body, such as `not_found`; by default the contract's
+   * code for `status` (`http_<status>` for a status it does not list). Codes may gain values.
+   */
   code?: string | undefined;
+  /** The answer's `X-Request-Id`, if any. */
   requestId?: string | undefined;
+  /** Headers of the answer; by default empty. */
   headers?: Headers | undefined;
+  /** Field-level problems from the error body's `details`, if any. */
   details?: ErrorDetail[] | undefined;
+  /** True when the SDK raised the error itself, before sending anything; by default false. */
   local?: boolean | undefined;
 }
 
@@ -27,6 +44,7 @@ export interface ApiErrorInit {
  * the input invalid before sending it).
  */
 export class ApiError extends EmployeeRecognitionError {
+  /** The class name, `'ApiError'`, as stack traces and logs show it. */
   override name = 'ApiError';
   /** HTTP status of the answer. */
   readonly status: number;
@@ -54,30 +72,37 @@ export class ApiError extends EmployeeRecognitionError {
 
 /** 400: the request's parameters were invalid. */
 export class BadRequestError extends ApiError {
+  /** The class name, `'BadRequestError'`, as stack traces and logs show it. */
   override name = 'BadRequestError';
 }
 /** 401: the credential is missing, malformed, unknown or expired. */
 export class AuthenticationError extends ApiError {
+  /** The class name, `'AuthenticationError'`, as stack traces and logs show it. */
   override name = 'AuthenticationError';
 }
 /** 403: the credential lacks the scope the operation needs. */
 export class PermissionDeniedError extends ApiError {
+  /** The class name, `'PermissionDeniedError'`, as stack traces and logs show it. */
   override name = 'PermissionDeniedError';
 }
 /** 404: the resource does not exist. */
 export class NotFoundError extends ApiError {
+  /** The class name, `'NotFoundError'`, as stack traces and logs show it. */
   override name = 'NotFoundError';
 }
 /** 409: the Idempotency-Key was already used with a different body. */
 export class ConflictError extends ApiError {
+  /** The class name, `'ConflictError'`, as stack traces and logs show it. */
   override name = 'ConflictError';
 }
 /** 422: the body failed validation, on the service or (with `local: true`) in the SDK. */
 export class UnprocessableEntityError extends ApiError {
+  /** The class name, `'UnprocessableEntityError'`, as stack traces and logs show it. */
   override name = 'UnprocessableEntityError';
 }
 /** 429: the rate limit was exceeded and retrying did not help, or would wait too long. */
 export class RateLimitError extends ApiError {
+  /** The class name, `'RateLimitError'`, as stack traces and logs show it. */
   override name = 'RateLimitError';
   /** How long the service asked to wait before the next attempt, in milliseconds. */
   readonly retryAfter: number | undefined;
@@ -89,19 +114,23 @@ export class RateLimitError extends ApiError {
 }
 /** 500 and above: the service failed. */
 export class InternalServerError extends ApiError {
+  /** The class name, `'InternalServerError'`, as stack traces and logs show it. */
   override name = 'InternalServerError';
 }
 
 /** No answer arrived: DNS failure, refused or reset connection, or a body cut short. */
 export class ApiConnectionError extends EmployeeRecognitionError {
+  /** The class name, `'ApiConnectionError'`, as stack traces and logs show it. */
   override name = 'ApiConnectionError';
 }
 /** An attempt took longer than the `timeout` option and retries were used up. */
 export class ApiTimeoutError extends ApiConnectionError {
+  /** The class name, `'ApiTimeoutError'`, as stack traces and logs show it. */
   override name = 'ApiTimeoutError';
 }
 /** The caller's AbortSignal cancelled the call. `cause` holds the signal's reason. */
 export class ApiUserAbortError extends EmployeeRecognitionError {
+  /** The class name, `'ApiUserAbortError'`, as stack traces and logs show it. */
   override name = 'ApiUserAbortError';
 }
 
@@ -109,6 +138,7 @@ export class ApiUserAbortError extends EmployeeRecognitionError {
 export interface ResponseIssue {
   /** Where in the body, such as `data.0.points`. */
   path: string;
+  /** What is wrong there, such as `must be a number` or `is required`. */
   message: string;
 }
 
@@ -117,9 +147,13 @@ export interface ResponseIssue {
  * of the wrong type). Raised at once so the mismatch never surfaces later as a TypeError.
  */
 export class InvalidResponseError extends EmployeeRecognitionError {
+  /** The class name, `'InvalidResponseError'`, as stack traces and logs show it. */
   override name = 'InvalidResponseError';
+  /** HTTP status of the answer: a 2xx. */
   readonly status: number;
+  /** The `X-Request-Id` of the answer: quote it when contacting support. */
   readonly requestId: string | undefined;
+  /** Every mismatch found, at least one. */
   readonly issues: ResponseIssue[];
 
   constructor(init: {

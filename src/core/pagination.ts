@@ -13,9 +13,20 @@ export interface Pagination {
 
 /** Paging parameters every paginated list accepts. */
 export interface PageParams {
+  /** Page number, from 1 (the default). Asking for a page switches the list to page mode. */
   page?: number | undefined;
+  /** Records per page, 1–100; the service's default is 20. */
   limit?: number | undefined;
+  /** The opaque `next_cursor` of an earlier page, to continue from there. */
   cursor?: string | undefined;
+}
+
+/** The body of a list answer (contract §5): one page of records and where it stands. */
+export interface PageResponse<Item> {
+  /** The records of the page; empty past the last page. */
+  data: Item[];
+  /** Where the page stands in the list. */
+  pagination: Pagination;
 }
 
 /** Fetches one page of a list for the given parameters; made by the resource that owns the list. */
@@ -34,8 +45,13 @@ export class Page<Item, Params extends PageParams = PageParams> {
   readonly #fetchPage: PageFetcher<Item, Params>;
   readonly #options: RequestOptions;
 
+  /**
+   * Made by the list methods; customers never construct one.
+   *
+   * @internal
+   */
   constructor(
-    body: { data: Item[]; pagination: Pagination },
+    body: PageResponse<Item>,
     params: Params,
     fetchPage: PageFetcher<Item, Params>,
     options: RequestOptions,
@@ -76,7 +92,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
   }
 
   /** The body as the service sent it, without the methods. */
-  toJSON(): { data: Item[]; pagination: Pagination } {
+  toJSON(): PageResponse<Item> {
     return { data: this.data, pagination: this.pagination };
   }
 }
@@ -92,6 +108,11 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
 {
   readonly #options: RequestOptions;
 
+  /**
+   * Made by the list methods; customers never construct one.
+   *
+   * @internal
+   */
   constructor(
     raw: Promise<RawResponse>,
     parse: (raw: RawResponse) => Page<Item, Params>,
@@ -107,6 +128,10 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
     return iteratePages(this.then(), this.#options);
   }
 
+  /**
+   * Every record of every page, in order, for `for await`. Pages are fetched one ahead; breaking
+   * out cancels the page fetched ahead.
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.pages()) yield* page.data;
   }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
 import { UnprocessableEntityError } from './errors.js';
-import { Page, type PageParams, PagePromise, type Pagination } from './pagination.js';
+import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import type { ApiRequest, QueryValue, RequestOptions, Transport } from './request.js';
 import { integer, parseInput, parseResponse } from './validation.js';
 
@@ -14,6 +14,15 @@ const paginationSchema = z.looseObject({
 /** The schema of a list answer whose records match `item` (contract §5). */
 export function pageSchema<S extends z.ZodMiniType>(item: S) {
   return z.looseObject({ data: z.array(item), pagination: paginationSchema });
+}
+
+/**
+ * The body of an answer that is not a page (contract §4): `{ data: … }` around one record, or
+ * around every record of an unpaginated list such as {@link Webhooks.list}.
+ */
+export interface DataResponse<T> {
+  /** The record, or the records of an unpaginated list. */
+  data: T;
 }
 
 /** The schema of a single-record answer, `{ data: record }`. */
@@ -54,6 +63,11 @@ export function pathId(id: unknown, field = 'id'): string {
 export abstract class ApiResource {
   readonly #transport: Transport;
 
+  /**
+   * Made by the {@link Client}; customers reach the resources as its properties.
+   *
+   * @internal
+   */
   constructor(transport: Transport) {
     this.#transport = transport;
   }
@@ -88,7 +102,7 @@ export abstract class ApiResource {
   protected requestPage<Item, Params extends PageParams>(
     path: string,
     paramsSchema: z.ZodMiniType<Record<string, QueryValue>, Params>,
-    page: z.ZodMiniType<{ data: Item[]; pagination: Pagination }>,
+    page: z.ZodMiniType<PageResponse<Item>>,
     params: Params,
     options: RequestOptions = {},
   ): PagePromise<Item, Params> {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_PERIOD, PERIOD_MAX_DAYS } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { ApiResource, dataSchema } from '../core/resource.js';
+import { ApiResource, type DataResponse, dataSchema } from '../core/resource.js';
 import { integer, parseInput, rule } from '../core/validation.js';
 
 const summarySchema = z.looseObject({
@@ -43,7 +43,7 @@ export class Analytics extends ApiResource {
   summary(
     period: string = DEFAULT_PERIOD,
     options?: RequestOptions,
-  ): ApiPromise<{ data: AnalyticsSummary }> {
+  ): ApiPromise<DataResponse<AnalyticsSummary>> {
     return this.request(
       () => ({
         method: 'GET',

@@ -3,22 +3,35 @@ import { MESSAGE_MAX_LENGTH, POINTS_MAX } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
-import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
+import {
+  ApiResource,
+  type DataResponse,
+  dataSchema,
+  pageSchema,
+  pathId,
+} from '../core/resource.js';
 import { integer, parseInput, rule } from '../core/validation.js';
 import { pageParamsShape, recordId, timestamp, uuidParam } from './shared.js';
 
-const participantSchema = z.looseObject({ id: recordId, name: z.string() });
+const participantSchema = z.looseObject({
+  /** The user's id: a UUID, lower-case. */
+  id: recordId,
+  /** The user's display name. */
+  name: z.string(),
+});
 
 const recognitionSchema = z.looseObject({
+  /** The recognition's id: a UUID, lower-case. */
   id: recordId,
   /** Who gave it: the owner of the credential that created it. */
   sender: participantSchema,
   /** Who received it. */
   recipient: participantSchema,
+  /** The text of the praise, as sent: 1–500 characters after trimming. */
   message: z.string(),
-  /** Whole points, 0 or more. */
+  /** Points given with it: a whole number, 0 or more. */
   points: integer(),
-  /** ISO 8601, UTC. */
+  /** When it was given: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 });
 
@@ -78,8 +91,16 @@ const createParamsSchema = z.strictObject({
 const recognitionResponse = dataSchema(recognitionSchema);
 const recognitionPage = pageSchema(recognitionSchema);
 
+/** A user as a recognition names them: its sender or its recipient. */
+export interface RecognitionParticipant extends z.output<typeof participantSchema> {}
+
 /** A message with points from one user (the credential's owner) to another. */
-export interface Recognition extends z.output<typeof recognitionSchema> {}
+export interface Recognition extends z.output<typeof recognitionSchema> {
+  /** Who gave it: the owner of the credential that created it. */
+  sender: RecognitionParticipant;
+  /** Who received it. */
+  recipient: RecognitionParticipant;
+}
 
 /**
  * Filters and paging of {@link Recognitions.list}. `from` and `to` bound `created_at`
@@ -107,7 +128,7 @@ export class Recognitions extends ApiResource {
   }
 
   /** Gets one recognition: `GET /v1/recognitions/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<{ data: Recognition }> {
+  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Recognition>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/recognitions/${pathId(id)}` }),
       recognitionResponse,
@@ -122,7 +143,7 @@ export class Recognitions extends ApiResource {
   create(
     params: RecognitionCreateParams,
     options?: RequestOptions,
-  ): ApiPromise<{ data: Recognition }> {
+  ): ApiPromise<DataResponse<Recognition>> {
     return this.request(
       () => ({
         method: 'POST',

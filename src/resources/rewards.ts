@@ -3,18 +3,27 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { integer } from '../core/validation.js';
-import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
+import {
+  ApiResource,
+  type DataResponse,
+  dataSchema,
+  pageSchema,
+  pathId,
+} from '../core/resource.js';
 import { pageParams, recordId, timestamp } from './shared.js';
 
 const rewardSchema = z.looseObject({
+  /** The reward's id: a UUID, lower-case. */
   id: recordId,
+  /** The reward's display name. */
   name: z.string(),
+  /** A longer text about the reward, or null when it has none. */
   description: z.nullable(z.string()),
-  /** Whole points, 0 or more. */
+  /** What it costs, in points: a whole number, 0 or more. */
   cost: integer(),
   /** Whether the reward can be obtained now. */
   available: z.boolean(),
-  /** ISO 8601, UTC. */
+  /** When it was added: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 });
 
@@ -41,7 +50,7 @@ export class Rewards extends ApiResource {
   }
 
   /** Gets one reward: `GET /v1/rewards/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<{ data: Reward }> {
+  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Reward>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/rewards/${pathId(id)}` }),
       rewardResponse,

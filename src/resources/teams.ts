@@ -3,16 +3,25 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { integer } from '../core/validation.js';
-import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
+import {
+  ApiResource,
+  type DataResponse,
+  dataSchema,
+  pageSchema,
+  pathId,
+} from '../core/resource.js';
 import { pageParams, recordId, timestamp } from './shared.js';
 
 const teamSchema = z.looseObject({
+  /** The team's id: a UUID, lower-case. */
   id: recordId,
+  /** The team's display name. */
   name: z.string(),
+  /** A longer text about the team, or null when it has none. */
   description: z.nullable(z.string()),
-  /** Whole number, 0 or more. */
+  /** How many users belong to it: a whole number, 0 or more. */
   member_count: integer(),
-  /** ISO 8601, UTC. */
+  /** When it was created: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 });
 
@@ -36,7 +45,7 @@ export class Teams extends ApiResource {
   }
 
   /** Gets one team: `GET /v1/teams/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<{ data: Team }> {
+  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Team>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/teams/${pathId(id)}` }),
       teamResponse,

@@ -3,20 +3,31 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { integer } from '../core/validation.js';
-import { ApiResource, dataSchema, pageSchema, pathId } from '../core/resource.js';
+import {
+  ApiResource,
+  type DataResponse,
+  dataSchema,
+  pageSchema,
+  pathId,
+} from '../core/resource.js';
 import { openEnum, pageParams, recordId, timestamp } from './shared.js';
 
 const userSchema = z.looseObject({
+  /** The user's id: a UUID, lower-case. */
   id: recordId,
+  /** The user's display name. */
   name: z.string(),
+  /** The user's email address. */
   email: z.string(),
+  /** `admin`, `manager` or `member`; may gain values later. */
   role: openEnum<'admin' | 'manager' | 'member'>(),
+  /** `active` or `deactivated`; may gain values later. */
   status: openEnum<'active' | 'deactivated'>(),
-  /** The user's team, or null when they belong to none. */
+  /** The id (a UUID) of the user's team, or null when they belong to none. */
   team_id: z.nullable(recordId),
-  /** Whole points the user holds. */
+  /** Points the user holds: a whole number. */
   points_balance: integer(),
-  /** ISO 8601, UTC. */
+  /** When the user was created: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 });
 
@@ -40,7 +51,7 @@ export class Users extends ApiResource {
   }
 
   /** Gets one user: `GET /v1/users/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<{ data: User }> {
+  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<User>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/users/${pathId(id)}` }),
       userResponse,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { ApiResource, dataSchema, pathId } from '../core/resource.js';
+import { ApiResource, type DataResponse, dataSchema, pathId } from '../core/resource.js';
 import { parseInput, rule } from '../core/validation.js';
 import { openEnum, recordId, timestamp } from './shared.js';
 
@@ -10,15 +10,17 @@ import { openEnum, recordId, timestamp } from './shared.js';
 type AllEvents = '*';
 
 const webhookShape = {
+  /** The webhook's id: a UUID, lower-case. */
   id: recordId,
   /** Where deliveries go: an https URL. */
   url: z.string(),
   /** The subscribed event types, or `["*"]` for all; may hold types added after this SDK. */
   events: z.array(openEnum<WebhookEventType | AllEvents>()),
+  /** A note about the webhook, or null when it has none. */
   description: z.nullable(z.string()),
   /** Whether deliveries are being sent. */
   enabled: z.boolean(),
-  /** ISO 8601, UTC. */
+  /** When it was registered: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 };
 
@@ -80,12 +82,16 @@ const createParamsSchema = z.strictObject({
   url: urlParam,
   /** The event types to deliver, at least one, or `["*"]` for all, present and future. */
   events: eventsParam,
+  /** A note about the webhook, for people reading the list. */
   description: z.optional(z.string()),
 });
 
 const updateParamsSchema = z.strictObject({
+  /** A new delivery address: an https URL. */
   url: z.optional(urlParam),
+  /** The new event types to deliver, at least one, or `["*"]` for all, present and future. */
   events: z.optional(eventsParam),
+  /** A new note about the webhook. */
   description: z.optional(z.string()),
   /** False pauses deliveries; true resumes them. */
   enabled: z.optional(z.boolean()),
@@ -109,7 +115,7 @@ export interface WebhookUpdateParams extends z.input<typeof updateParamsSchema> 
 /** Webhooks: the endpoints that receive event deliveries. */
 export class Webhooks extends ApiResource {
   /** Lists every webhook: `GET /v1/webhooks`. Not paginated: one answer holds them all. */
-  list(options?: RequestOptions): ApiPromise<{ data: Webhook[] }> {
+  list(options?: RequestOptions): ApiPromise<DataResponse<Webhook[]>> {
     return this.request(
       () => ({ method: 'GET', path: '/v1/webhooks' }),
       webhookListResponse,
@@ -118,7 +124,7 @@ export class Webhooks extends ApiResource {
   }
 
   /** Gets one webhook: `GET /v1/webhooks/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<{ data: Webhook }> {
+  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Webhook>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/webhooks/${pathId(id)}` }),
       webhookResponse,
@@ -133,7 +139,7 @@ export class Webhooks extends ApiResource {
   create(
     params: WebhookCreateParams,
     options?: RequestOptions,
-  ): ApiPromise<{ data: WebhookWithSecret }> {
+  ): ApiPromise<DataResponse<WebhookWithSecret>> {
     return this.request(
       () => ({
         method: 'POST',
@@ -150,7 +156,7 @@ export class Webhooks extends ApiResource {
     id: string,
     params: WebhookUpdateParams,
     options?: RequestOptions,
-  ): ApiPromise<{ data: Webhook }> {
+  ): ApiPromise<DataResponse<Webhook>> {
     return this.request(
       () => ({
         method: 'PATCH',
