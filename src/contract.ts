@@ -54,10 +54,11 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long the service answers a repeated Idempotency-Key with the first answer (contract §8). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** Rate-limit tiers in requests per minute, and the burst allowance (contract §7). */
-export const RATE_LIMIT_TIERS = [10, 100, 1000] as const;
+/** A rate-limit tier: the requests per minute a key may make (contract §7). */
+export type RateLimitTier = 10 | 100 | 1000;
 /** The tier of the default key (contract §7). */
 export const DEFAULT_RATE_LIMIT_TIER = 100;
+/** The burst allowance: 20 % over the tier in any 10-second window (contract §7). */
 export const RATE_LIMIT_BURST_RATIO = 0.2;
 
 /** Webhook deliveries follow Standard Webhooks (contract §9). */
@@ -73,7 +74,10 @@ export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000,
 /** A delivery that gets no 2xx answer within this many ms has failed. */
 export const WEBHOOK_DELIVERY_TIMEOUT_MS = 15_000;
 
-/** The 18 event types by group (contract §9). Types added later still verify. */
+/**
+ * The 18 event types this SDK version knows, by group (contract §9): the values of
+ * {@link WebhookEventType}. The service may add types later; those still verify.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'recognition.created',
   'recognition.updated',

@@ -1,9 +1,8 @@
-import { DEFAULT_RATE_LIMIT_TIER, type RATE_LIMIT_TIERS, SCOPES, type Scope } from '../contract.js';
+import { DEFAULT_RATE_LIMIT_TIER, type RateLimitTier, SCOPES, type Scope } from '../contract.js';
 import { HttpError } from './errors.js';
 import type { Caller } from './operation.js';
 
-/** A rate-limit tier: requests per window (contract §7). */
-export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];
+export type { RateLimitTier };
 
 /** A credential the mock accepts: an API key or any OAuth access token string. */
 export interface MockKey {

@@ -3,30 +3,51 @@ import type { Budget, Recognition, Reward, Team, User } from './records.js';
 
 /** `data` of `team.member_added` and `team.member_removed`. */
 export interface TeamMemberEventData {
+  /** The team the user joined or left. */
   team: Team;
+  /** The user who joined or left it. */
   user: User;
+  /** Fields the service may add later. */
   [field: string]: unknown;
 }
 
 /** Each known event type and the record its `data` holds (contract §9). */
 export interface WebhookEventDataMap {
+  /** A recognition was given: the new recognition. */
   'recognition.created': Recognition;
+  /** A recognition changed: the recognition as it is now. */
   'recognition.updated': Recognition;
+  /** A recognition was withdrawn: the recognition as it was. */
   'recognition.deleted': Recognition;
+  /** A user was added: the new user. */
   'user.created': User;
+  /** A user changed: the user as they are now. */
   'user.updated': User;
+  /** A user was deactivated: the user as they are now. */
   'user.deactivated': User;
+  /** A reward was added: the new reward. */
   'reward.created': Reward;
+  /** A reward changed: the reward as it is now. */
   'reward.updated': Reward;
+  /** A reward was removed: the reward as it was. */
   'reward.deleted': Reward;
+  /** A user obtained a reward for points: the reward. */
   'reward.redeemed': Reward;
+  /** A team was created: the new team. */
   'team.created': Team;
+  /** A team changed: the team as it is now. */
   'team.updated': Team;
+  /** A team was removed: the team as it was. */
   'team.deleted': Team;
+  /** A user joined a team: the team and the user. */
   'team.member_added': TeamMemberEventData;
+  /** A user left a team: the team and the user. */
   'team.member_removed': TeamMemberEventData;
+  /** A budget was created: the new budget. */
   'budget.created': Budget;
+  /** A budget changed: the budget as it is now. */
   'budget.updated': Budget;
+  /** A budget ran out of points to give: the budget. */
   'budget.depleted': Budget;
 }
 
@@ -34,9 +55,11 @@ export interface WebhookEventDataMap {
 export interface WebhookEventOf<Type extends WebhookEventType> {
   /** The event id (`evt_…`); also sent as `webhook-id`, the same on every retry. */
   id: string;
+  /** The event type, such as `recognition.created`. */
   type: Type;
-  /** ISO 8601, UTC. */
+  /** When the event happened: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
+  /** The record the event is about, as {@link WebhookEventDataMap} gives it for `type`. */
   data: WebhookEventDataMap[Type];
 }
 
@@ -56,14 +79,20 @@ declare const unknownEventType: unique symbol;
  * methods, and is not comparable with the known literals, so narrowing works.
  */
 // eslint-disable-next-line @typescript-eslint/no-wrapper-object-types -- the object type String is the point, see above.
-export type UnknownWebhookEventType = String & { readonly [unknownEventType]: true };
+export type UnknownWebhookEventType = String & {
+  /** A compile-time brand that tells this type from the known types; absent at run time. */
+  readonly [unknownEventType]: true;
+};
 
 /** An event of a type added to the service after this SDK version: `data` is not described. */
 export interface UnknownWebhookEvent {
+  /** The event id (`evt_…`); also sent as `webhook-id`, the same on every retry. */
   id: string;
+  /** The event type, one this SDK version does not know; `String(event.type)` gives the text. */
   type: UnknownWebhookEventType;
-  /** ISO 8601, UTC. */
+  /** When the event happened: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
+  /** The record the event is about, as the service sent it; check its shape before use. */
   data: unknown;
 }
 

@@ -1,9 +1,3 @@
-import type {
-  WEBHOOK_HEADER_ID,
-  WEBHOOK_HEADER_SIGNATURE,
-  WEBHOOK_HEADER_TIMESTAMP,
-} from '../contract.js';
-
 /**
  * Request headers: a Fetch `Headers`, or a plain object as Node's `req.headers` and Express give
  * them (names in any case, values possibly arrays). The last member admits interfaces without an
@@ -13,12 +7,10 @@ export type WebhookRequestHeaders =
   | Headers
   | { readonly [name: string]: string | readonly string[] | undefined }
   | {
-      readonly [
-        name in
-          | typeof WEBHOOK_HEADER_ID
-          | typeof WEBHOOK_HEADER_TIMESTAMP
-          | typeof WEBHOOK_HEADER_SIGNATURE
-      ]?: string | readonly string[];
+      // The Standard Webhooks names, as WEBHOOK_HEADER_* in contract.ts; written out so the
+      // public type shows them rather than internal constants.
+      readonly [name in 'webhook-id' | 'webhook-timestamp' | 'webhook-signature']?:
+        string | readonly string[];
     };
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export type { WebhookEventType } from '../contract.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract.js';
 export { WebhookVerificationError, type WebhookVerificationErrorReason } from './errors.js';
 export type {
   KnownWebhookEvent,
@@ -17,5 +17,5 @@ export type {
 } from './events.js';
 export type { WebhookRequestHeaders } from './headers.js';
 export type { WebhookPayload } from './payload.js';
-export type { Budget, Recognition, Reward, Team, User } from './records.js';
+export type { Budget, Recognition, RecognitionParticipant, Reward, Team, User } from './records.js';
 export { type VerifyWebhookOptions, verifyWebhook } from './verify.js';
