@@ -5,7 +5,12 @@ export interface Row<T> {
 }
 
 /** One kind of record in the mock's store. Reads return copies: change records through the methods. */
-export interface MockCollection<T extends { id: string }> {
+export interface MockCollection<
+  T extends {
+    /** The record's id, unique in the collection. */
+    id: string;
+  },
+> {
   /** How many records there are. */
   readonly size: number;
   /** Every record, in insertion order. */

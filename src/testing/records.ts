@@ -2,60 +2,95 @@ import type { WebhookEventType } from '../contract.js';
 
 /** A user as it appears inside a recognition. */
 export interface MockPerson {
+  /** The user's id: a UUID, lower-case. */
   id: string;
+  /** The user's display name. */
   name: string;
 }
 
 /** A recognition record (contract §3). */
 export interface MockRecognition {
+  /** The recognition's id: a UUID, lower-case. */
   id: string;
+  /** Who gave it: for one created through the API, the user of the key that sent it. */
   sender: MockPerson;
+  /** Who received it. */
   recipient: MockPerson;
+  /** The text of the praise. */
   message: string;
+  /** Points given with it: a whole number, 0 or more. */
   points: number;
+  /** When it was given: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
 }
 
 /** A user record (contract §3). */
 export interface MockUser {
+  /** The user's id: a UUID, lower-case. */
   id: string;
+  /** The user's display name. */
   name: string;
+  /** The user's email address. */
   email: string;
+  /** What the user may do in the product. */
   role: 'admin' | 'manager' | 'member';
+  /** Whether the user is active or deactivated. */
   status: 'active' | 'deactivated';
+  /** The id of the user's team, or null when they belong to none. */
   team_id: string | null;
+  /** Points the user holds: a whole number. */
   points_balance: number;
+  /** When the user was created: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
 }
 
 /** A reward record (contract §3). */
 export interface MockReward {
+  /** The reward's id: a UUID, lower-case. */
   id: string;
+  /** The reward's display name. */
   name: string;
+  /** A longer text about the reward, or null when it has none. */
   description: string | null;
+  /** What it costs, in points: a whole number, 0 or more. */
   cost: number;
+  /** Whether the reward can be obtained now. */
   available: boolean;
+  /** When it was added: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
 }
 
 /** A team record (contract §3). */
 export interface MockTeam {
+  /** The team's id: a UUID, lower-case. */
   id: string;
+  /** The team's display name. */
   name: string;
+  /** A longer text about the team, or null when it has none. */
   description: string | null;
+  /** How many users belong to it: a whole number, 0 or more. */
   member_count: number;
+  /** When it was created: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
 }
 
 /** A budget record (contract §3). */
 export interface MockBudget {
+  /** The budget's id: a UUID, lower-case. */
   id: string;
+  /** The id of the team the budget belongs to, or null for the whole organization. */
   team_id: string | null;
+  /** How long the budget runs. */
   period: 'monthly' | 'quarterly' | 'annual';
+  /** Points to give in the period: a whole number, 0 or more. */
   total_points: number;
+  /** Points already given in the period: a whole number, 0 or more. */
   used_points: number;
+  /** Points still to give in the period: a whole number, 0 or more. */
   remaining_points: number;
+  /** When the period starts: ISO 8601, UTC, such as `2026-11-01T00:00:00Z`. */
   starts_at: string;
+  /** When the period ends: ISO 8601, UTC. */
   ends_at: string;
 }
 
@@ -64,11 +99,18 @@ export interface MockBudget {
  * shows only in the create response and the store always, so tests can verify deliveries.
  */
 export interface MockWebhook {
+  /** The webhook's id: a UUID, lower-case. */
   id: string;
+  /** Where deliveries go: an https URL. */
   url: string;
+  /** The subscribed event types, or `['*']` for all. */
   events: (WebhookEventType | '*')[];
+  /** A note about the webhook, or null when it has none. */
   description: string | null;
+  /** Whether deliveries are being sent. */
   enabled: boolean;
+  /** When it was registered: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: string;
+  /** The signing secret, `whsec_` then base64; {@link signWebhook} and receivers use it. */
   secret: string;
 }

@@ -2,9 +2,11 @@
 export interface RecordedRequest {
   /** The X-Request-Id the mock gave it. */
   id: string;
+  /** The HTTP method, upper-case, such as `GET`. */
   method: string;
   /** The path below the base URL, such as `/v1/recognitions`. */
   path: string;
+  /** The query parameters by name; a repeated name keeps its last value. */
   query: Record<string, string>;
   /** Lower-case names; the credential in `authorization` is replaced by `[redacted]`. */
   headers: Record<string, string>;

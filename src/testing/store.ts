@@ -13,10 +13,15 @@ import { seedStore } from './seed.js';
 
 /** The mock's in-memory data, for tests to seed, change and inspect. */
 export interface MockStore {
+  /** The users. */
   readonly users: MockCollection<MockUser>;
+  /** The teams. */
   readonly teams: MockCollection<MockTeam>;
+  /** The rewards. */
   readonly rewards: MockCollection<MockReward>;
+  /** The budgets. */
   readonly budgets: MockCollection<MockBudget>;
+  /** The recognitions. */
   readonly recognitions: MockCollection<MockRecognition>;
   /** Webhooks with their secrets. */
   readonly webhooks: MockCollection<MockWebhook>;

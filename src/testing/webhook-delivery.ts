@@ -10,16 +10,23 @@ import { signWebhook } from './webhook-signer.js';
 export interface MockWebhookEvent {
   /** `evt_…`, the same on every attempt; also the `webhook-id` header. */
   id: string;
+  /** The event type, such as `recognition.created`. */
   type: string;
+  /** When the event happened, by the mock's clock: ISO 8601, UTC. */
   created_at: string;
+  /** The record the event is about (for team member events, `{ team, user }`). */
   data: unknown;
 }
 
 /** One attempt to deliver an event to one webhook. */
 export interface DeliveryAttempt {
+  /** The delivered event's `id` (`evt_…`), the same on every attempt. */
   eventId: string;
+  /** The delivered event's `type`, such as `recognition.created`. */
   eventType: string;
+  /** The id of the webhook delivered to. */
   webhookId: string;
+  /** Where the attempt was sent: the webhook's `url` at the time. */
   url: string;
   /** 1 for the first attempt, up to 1 + the number of retry delays. */
   attempt: number;
