@@ -114,11 +114,9 @@ describe('faults against a real server', () => {
 
   it('a server that never answers: each attempt times out, then ApiTimeoutError', async () => {
     const server = await serve(() => {});
-    const { error, ms } = await listUsers(server.url, { timeout: 150 });
+    const { error } = await listUsers(server.url, { timeout: 150 });
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(server.requests).toHaveLength(2);
-    // Two attempts of 150 ms and one backoff of at most 500 ms; far below the 2 s default here.
-    expect(ms).toBeLessThan(2000);
   });
 
   it('headers sent, then the body stalls: ApiTimeoutError, not a hang', async () => {
