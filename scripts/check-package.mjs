@@ -8,11 +8,11 @@
 //     nodenext (an ESM package and a CommonJS one), bundler, and node10 (the default of
 //     `module: commonjs`);
 //   - publint --strict and attw (arethetypeswrong) on that same tarball;
-//   - the bundle-size budget of the benchmarks (size-limit, or bench/size.mjs --check), if any.
+//   - the bundle-size budgets of .size-limit.json (size-limit).
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
 //
 // Usage: node scripts/check-package.mjs [--keep]   (--keep leaves the temp project in place)
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installRuntimes } from './install-runtimes.mjs';
@@ -396,25 +396,10 @@ async function attw(tarball) {
   return result.code === 0 ? undefined : `attw exited with ${result.code}`;
 }
 
-/**
- * The bundle-size budget of the benchmarks, where one is defined: a size-limit config
- * (`.size-limit.*` or package.json "size-limit") or `bench/size.mjs --check`. Undefined when none is.
- */
-function sizeBudget() {
-  const configs = ['.size-limit.json', '.size-limit.js', '.size-limit.cjs', '.size-limit.mjs'];
-  if (pkg['size-limit'] || configs.some((file) => existsSync(join(root, file)))) {
-    const bin = join(root, 'node_modules', 'size-limit', 'bin.js');
-    return { label: 'size-limit', command: [bin] };
-  }
-  const script = join(root, 'bench', 'size.mjs');
-  if (existsSync(script) && readFileSync(script, 'utf8').includes('--check')) {
-    return { label: 'bench/size.mjs --check', command: [script, '--check'] };
-  }
-  return undefined;
-}
-
-async function runSizeBudget({ command }) {
-  const result = await run(process.execPath, command, {
+/** The size budgets of `.size-limit.json`, as `npm run size` checks them. */
+async function runSizeBudget() {
+  const sizeLimit = join(root, 'node_modules', 'size-limit', 'bin.js');
+  const result = await run(process.execPath, [sizeLimit], {
     cwd: root,
     timeoutMs: 180_000,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -473,9 +458,7 @@ async function main() {
     }
     if (tarball) await check('publint --strict', () => publint(tarball));
     if (tarball) await check('attw', () => attw(tarball));
-    const budget = sizeBudget();
-    if (budget) await check(`size budget (${budget.label})`, () => runSizeBudget(budget));
-    else say('size budget: none defined (no size-limit config, no bench/size.mjs --check)');
+    await check('size budget (size-limit)', runSizeBudget);
   } finally {
     if (keep) say(`kept ${workDir}`);
     else rmSync(workDir, { recursive: true, force: true });

@@ -16,8 +16,9 @@ export const ENV_API_KEY = 'RECOGNITION_API_KEY';
 export const ENV_BASE_URL = 'RECOGNITION_BASE_URL';
 
 /** API keys: `rk_live_` or `rk_test_` then at least 24 alphanumerics (contract §2). */
-export const API_KEY_PREFIXES = ['rk_live_', 'rk_test_'] as const;
 export const API_KEY_PATTERN = /^rk_(?:live|test)_[A-Za-z0-9]{24,}$/;
+/** What marks a credential as an API key rather than an OAuth token. */
+export const API_KEY_PREFIX_PATTERN = /^rk_(?:live|test)_/;
 
 /** Response and request headers (contract §1, §7, §8). */
 export const HEADER_REQUEST_ID = 'x-request-id';
@@ -58,8 +59,6 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export type RateLimitTier = 10 | 100 | 1000;
 /** The tier of the default key (contract §7). */
 export const DEFAULT_RATE_LIMIT_TIER = 100;
-/** The burst allowance: 20 % over the tier in any 10-second window (contract §7). */
-export const RATE_LIMIT_BURST_RATIO = 0.2;
 
 /** Webhook deliveries follow Standard Webhooks (contract §9). */
 export const WEBHOOK_HEADER_ID = 'webhook-id';

@@ -1,4 +1,10 @@
-import { API_KEY_PATTERN, DEFAULT_BASE_URL, ENV_API_KEY, ENV_BASE_URL } from '../contract.js';
+import {
+  API_KEY_PATTERN,
+  API_KEY_PREFIX_PATTERN,
+  DEFAULT_BASE_URL,
+  ENV_API_KEY,
+  ENV_BASE_URL,
+} from '../contract.js';
 import { EmployeeRecognitionError } from './errors.js';
 
 /** An API key or OAuth access token, or a function that returns one (called before each attempt). */
@@ -95,7 +101,7 @@ export function checkCredential(credential: string, toError: (message: string) =
   if (credential.trim() === '' || !/^[\x21-\x7e]+$/.test(credential)) {
     throw toError('The API key is empty or contains whitespace, control or non-ASCII characters.');
   }
-  if (/^rk_(?:live|test)_/.test(credential) && !API_KEY_PATTERN.test(credential)) {
+  if (API_KEY_PREFIX_PATTERN.test(credential) && !API_KEY_PATTERN.test(credential)) {
     throw toError(
       'The API key is malformed: it should be rk_live_ or rk_test_ followed by at least 24 letters or digits.',
     );
@@ -132,7 +138,7 @@ function checkNumber(option: string, value: number, min: number, max: number): n
 }
 
 /** An environment variable where the runtime has `process.env` and lets us read it (Deno may not). */
-export function readEnv(name: string): string | undefined {
+function readEnv(name: string): string | undefined {
   try {
     return globalThis.process?.env?.[name] || undefined;
   } catch {

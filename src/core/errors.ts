@@ -100,6 +100,20 @@ export class UnprocessableEntityError extends ApiError {
   /** The class name, `'UnprocessableEntityError'`, as stack traces and logs show it. */
   override name = 'UnprocessableEntityError';
 }
+/**
+ * The UnprocessableEntityError the SDK raises itself, before sending: what the service would
+ * answer (422 `validation_error`), with `local: true` and a message naming every field.
+ */
+export function localValidationError(details: ErrorDetail[]): UnprocessableEntityError {
+  return new UnprocessableEntityError({
+    status: 422,
+    code: 'validation_error',
+    message: details.map((detail) => `${detail.field}: ${detail.message}`).join('; '),
+    details,
+    local: true,
+  });
+}
+
 /** 429: the rate limit was exceeded and retrying did not help, or would wait too long. */
 export class RateLimitError extends ApiError {
   /** The class name, `'RateLimitError'`, as stack traces and logs show it. */

@@ -9,7 +9,7 @@ import {
   ApiUserAbortError,
   AuthenticationError,
   EmployeeRecognitionError,
-  UnprocessableEntityError,
+  localValidationError,
 } from './errors.js';
 import { retryOptions } from './retry.js';
 import { Throttle } from './throttle.js';
@@ -176,13 +176,12 @@ function requestHeaders(
     const idempotencyKey =
       options.idempotencyKey ?? options.headers?.[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID();
     if (idempotencyKey.length < 1 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-      throw new UnprocessableEntityError({
-        status: 422,
-        code: 'validation_error',
-        message: `idempotencyKey: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
-        details: [{ field: 'idempotencyKey', message: 'must be 1 to 255 characters' }],
-        local: true,
-      });
+      throw localValidationError([
+        {
+          field: 'idempotencyKey',
+          message: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+        },
+      ]);
     }
     own = { ...own, [HEADER_IDEMPOTENCY_KEY]: idempotencyKey };
   }

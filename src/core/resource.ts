@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
-import { UnprocessableEntityError } from './errors.js';
+import { localValidationError } from './errors.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import type { ApiRequest, QueryValue, RequestOptions, Transport } from './request.js';
 import { integer, parseInput, parseResponse } from './validation.js';
@@ -44,13 +44,7 @@ export function pathId(id: unknown, field = 'id'): string {
           ? 'must not be "." or ".."'
           : undefined;
   if (problem) {
-    throw new UnprocessableEntityError({
-      status: 422,
-      code: 'validation_error',
-      message: `${field}: ${problem}`,
-      details: [{ field, message: problem }],
-      local: true,
-    });
+    throw localValidationError([{ field, message: problem }]);
   }
   return encodeURIComponent(id as string);
 }

@@ -3,9 +3,9 @@ import { HEADER_RATE_LIMIT_RESET, HEADER_RETRY_AFTER } from '../contract.js';
 import { EmployeeRecognitionError } from './errors.js';
 
 /** Statuses worth another attempt: transient on the service's side, or a rate limit. */
-export const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
+const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
 /** A Retry-After longer than this is not waited on: the RateLimitError goes to the caller. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 const INITIAL_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 8_000;
 

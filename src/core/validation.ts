@@ -3,7 +3,7 @@ import {
   type ErrorDetail,
   InvalidResponseError,
   type ResponseIssue,
-  UnprocessableEntityError,
+  localValidationError,
 } from './errors.js';
 import { type ApiRequest, NotJson, type RawResponse } from './request.js';
 
@@ -56,13 +56,7 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): 
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const details = result.error.issues.flatMap(toDetails);
-  throw new UnprocessableEntityError({
-    status: 422,
-    code: 'validation_error',
-    message: details.map((detail) => `${detail.field}: ${detail.message}`).join('; '),
-    details,
-    local: true,
-  });
+  throw localValidationError(details);
 }
 
 /** Checks a 2xx body against the contract's shape, naming each mismatch by its path in the body. */
