@@ -5,9 +5,7 @@ import {
   WEBHOOK_SECRET_PREFIX,
   WEBHOOK_SIGNATURE_VERSION,
 } from '../contract.js';
-import { encodeBase64 } from '../webhooks/base64.js';
-import { webCrypto } from '../webhooks/crypto-web.js';
-import { parseSecret } from '../webhooks/secret.js';
+import { encodeBase64, parseSecret, webCrypto } from '../webhooks/crypto.js';
 
 /** The three Standard Webhooks headers a delivery carries. */
 export interface WebhookHeaders {

@@ -1,12 +1,12 @@
 /** Why a delivery failed verification; stable across releases, for code to branch on. */
 export type WebhookVerificationErrorReason =
-  | 'missing_header'
-  | 'invalid_timestamp'
-  | 'timestamp_too_old'
-  | 'timestamp_too_new'
-  | 'invalid_signature'
-  | 'invalid_secret'
-  | 'invalid_payload';
+  | 'missing_header' // webhook-id, webhook-timestamp or webhook-signature is absent or empty
+  | 'invalid_timestamp' // webhook-timestamp is not Unix seconds in digits
+  | 'timestamp_too_old' // more than the tolerance in the past: a replay, or a clock far behind
+  | 'timestamp_too_new' // more than the tolerance in the future
+  | 'invalid_signature' // no v1 entry matches the body under any of the secrets
+  | 'invalid_secret' // no secret, or one that is not whsec_ then non-empty base64
+  | 'invalid_payload'; // not a raw body, or the verified body is not an event
 
 /**
  * A delivery that must not be trusted, or a secret that cannot verify anything. Answer the
@@ -14,13 +14,13 @@ export type WebhookVerificationErrorReason =
  * the service retries once it is fixed. The message never contains the secret.
  */
 export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
   /** The failed check, for code to branch on. */
   readonly reason: WebhookVerificationErrorReason;
 
   /** @param reason - The failed check. @param message - A human-readable explanation. */
   constructor(reason: WebhookVerificationErrorReason, message: string) {
     super(message);
-    this.name = 'WebhookVerificationError';
     this.reason = reason;
   }
 }

@@ -1,5 +1,9 @@
 import type { WebhookEventType } from '../contract.js';
-import type { Budget, Recognition, Reward, Team, User } from './records.js';
+import type { Budget } from '../resources/budgets.js';
+import type { Recognition } from '../resources/recognitions.js';
+import type { Reward } from '../resources/rewards.js';
+import type { Team } from '../resources/teams.js';
+import type { User } from '../resources/users.js';
 
 /** `data` of `team.member_added` and `team.member_removed`. */
 export interface TeamMemberEventData {
@@ -7,8 +11,6 @@ export interface TeamMemberEventData {
   team: Team;
   /** The user who joined or left it. */
   user: User;
-  /** Fields the service may add later. */
-  [field: string]: unknown;
 }
 
 /** Each known event type and the record its `data` holds (contract §9). */
@@ -63,7 +65,7 @@ export interface WebhookEventOf<Type extends WebhookEventType> {
   data: WebhookEventDataMap[Type];
 }
 
-/** Any event of the 18 known types, discriminated by `type`. */
+/** An event of any known {@link WebhookEventType}, discriminated by `type`. */
 export type KnownWebhookEvent = {
   [Type in WebhookEventType]: WebhookEventOf<Type>;
 }[WebhookEventType];

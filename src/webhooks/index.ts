@@ -5,6 +5,13 @@
  * @module
  */
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract.js';
+// The records are the API's own types. `export type` is erased at build time, so a receiver's
+// bundle carries no schema or validation code from src/resources.
+export type { Budget } from '../resources/budgets.js';
+export type { Recognition, RecognitionParticipant } from '../resources/recognitions.js';
+export type { Reward } from '../resources/rewards.js';
+export type { Team } from '../resources/teams.js';
+export type { User } from '../resources/users.js';
 export { WebhookVerificationError, type WebhookVerificationErrorReason } from './errors.js';
 export type {
   KnownWebhookEvent,
@@ -15,7 +22,9 @@ export type {
   WebhookEventDataMap,
   WebhookEventOf,
 } from './events.js';
-export type { WebhookRequestHeaders } from './headers.js';
-export type { WebhookPayload } from './payload.js';
-export type { Budget, Recognition, RecognitionParticipant, Reward, Team, User } from './records.js';
-export { type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookPayload,
+  type WebhookRequestHeaders,
+} from './verify.js';

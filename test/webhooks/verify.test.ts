@@ -1,11 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import { nodeCrypto } from '../../src/webhooks/crypto-node.js';
-import { webCrypto } from '../../src/webhooks/crypto-web.js';
+import { ENV_WEBHOOK_SECRET } from '../../src/contract.js';
 import { signWebhook } from '../../src/testing/webhook-signer.js';
-import type { WebhookRequestHeaders } from '../../src/webhooks/headers.js';
+import { MAX_CACHED_SECRETS, nodeCrypto, webCrypto } from '../../src/webhooks/crypto.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
-import type { WebhookPayload } from '../../src/webhooks/payload.js';
-import { type VerifyWebhookOptions, verifyWith } from '../../src/webhooks/verify.js';
+import {
+  parseSignatures,
+  type VerifyWebhookOptions,
+  verifyWith,
+  type WebhookPayload,
+  type WebhookRequestHeaders,
+} from '../../src/webhooks/verify.js';
 import {
   BODY,
   expectRejection,
@@ -385,5 +389,141 @@ describe('verifyWebhook', () => {
     const error = await verifyWebhook(BODY, {}, SECRET).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ name: 'WebhookVerificationError', reason: 'missing_header' });
+  });
+});
+
+describe('the secret from the environment', () => {
+  const now = { now: NOW_MS };
+  /** The error a verification rejects with, or undefined when it resolves. */
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error as WebhookVerificationError,
+    );
+
+  it(`verifies with ${ENV_WEBHOOK_SECRET} when no secret is passed`, async () => {
+    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
+    await expect(verifyWebhook(BODY, await sign(), undefined, now)).resolves.toEqual(
+      recognitionCreated,
+    );
+    const signedWithOther = await sign(BODY, OTHER_SECRET);
+    await expectRejection(
+      verifyWebhook(BODY, signedWithOther, undefined, now),
+      'invalid_signature',
+    );
+  });
+
+  it('takes null for no secret, as every option of the SDK does', async () => {
+    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
+    const secret = null as unknown as undefined;
+    await expect(verifyWebhook(BODY, await sign(), secret, now)).resolves.toBeDefined();
+  });
+
+  it('uses a secret that is passed, not the environment', async () => {
+    vi.stubEnv(ENV_WEBHOOK_SECRET, OTHER_SECRET);
+    await expect(verifyWebhook(BODY, await sign(), SECRET, now)).resolves.toBeDefined();
+    await expectRejection(
+      verifyWebhook(BODY, await sign(BODY, OTHER_SECRET), SECRET, now),
+      'invalid_signature',
+    );
+  });
+
+  it('with neither, rejects with invalid_secret and a message that names the variable', async () => {
+    for (const value of [undefined, '']) {
+      vi.stubEnv(ENV_WEBHOOK_SECRET, value);
+      const error = await errorOf(verifyWebhook(BODY, await sign(), undefined, now));
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect(error?.reason).toBe('invalid_secret');
+      expect(error?.message).toContain(ENV_WEBHOOK_SECRET);
+    }
+  });
+
+  it('names the variable, never its value, when it holds no valid secret', async () => {
+    const malformed = `${SECRET}!`;
+    vi.stubEnv(ENV_WEBHOOK_SECRET, malformed);
+    const error = await errorOf(verifyWebhook(BODY, await sign(), undefined, now));
+    expect(error?.reason).toBe('invalid_secret');
+    expect(error?.message).toContain(ENV_WEBHOOK_SECRET);
+    expect(error?.message).not.toContain(SECRET.slice('whsec_'.length, 20));
+  });
+
+  it.each([
+    ['a runtime without process (browsers, Workers)', undefined],
+    [
+      'a process.env that throws on access (Deno without --allow-env)',
+      {
+        get env() {
+          throw new Error('Requires env access');
+        },
+      },
+    ],
+  ])('in %s, counts as no secret: invalid_secret', async (_case, process) => {
+    const headers = await sign();
+    vi.stubGlobal('process', process);
+    // The secret is read before the first await: restore the real process right after the call.
+    const pending = verifyWith(webCrypto, BODY, headers, undefined, now);
+    vi.unstubAllGlobals();
+    await expectRejection(pending, 'invalid_secret');
+  });
+});
+
+describe('decoded secrets in verification', () => {
+  const backend = nodeCrypto()!;
+  const secretFor = (label: string) => `whsec_${btoa(`cache test ${label}`)}`;
+  /** Verifies a delivery signed with `secret`, and counts how often its base64 was decoded. */
+  async function decodesWhileVerifying(secret: string): Promise<number> {
+    const headers = await signWebhook(BODY, secret, { id: 'evt_cache', timestamp: NOW });
+    const atob = vi.spyOn(globalThis, 'atob');
+    await expect(verifyWith(backend, BODY, headers, secret, { now: NOW_MS })).resolves.toEqual(
+      JSON.parse(BODY),
+    );
+    const decodes = atob.mock.calls.filter(([text]) => `whsec_${text}` === secret).length;
+    atob.mockRestore();
+    return decodes;
+  }
+
+  it('decodes a secret once, and again only after other secrets pushed it out of the cache', async () => {
+    const secret = secretFor('kept');
+    expect(await decodesWhileVerifying(secret)).toBe(1);
+    expect(await decodesWhileVerifying(secret)).toBe(0);
+    for (let n = 0; n < MAX_CACHED_SECRETS; n++) await decodesWhileVerifying(secretFor(`${n}`));
+    expect(await decodesWhileVerifying(secret)).toBe(1);
+  });
+
+  it('does not keep malformed secrets: each attempt fails with invalid_secret', async () => {
+    const headers = await signWebhook(BODY, secretFor('valid'), { timestamp: NOW });
+    for (let n = 0; n < 3; n++) {
+      await expectRejection(
+        verifyWith(backend, BODY, headers, 'whsec_not base64!', { now: NOW_MS }),
+        'invalid_secret',
+      );
+    }
+  });
+});
+
+describe('parseSignatures', () => {
+  const bytes = (...values: number[]) => Uint8Array.from(values);
+
+  it('decodes every v1 entry of a space-separated header', () => {
+    expect(parseSignatures('v1,AQI= v1,AwQ=')).toEqual([bytes(1, 2), bytes(3, 4)]);
+  });
+
+  it('reads entries of a repeated header joined with ", "', () => {
+    expect(parseSignatures('v1,AQI=, v1,AwQ=')).toEqual([bytes(1, 2), bytes(3, 4)]);
+  });
+
+  it('skips other versions, look-alikes and entries that are not base64', () => {
+    expect(parseSignatures('v2,AQI= v1a,AQI= av1,AQI= V1,AQI= v1,A*I= v1, v1,AwQ=')).toEqual([
+      bytes(3, 4),
+    ]);
+  });
+
+  it('tolerates extra whitespace around entries', () => {
+    expect(parseSignatures('  v1,AQI=\t\tv1,AwQ=  ')).toEqual([bytes(1, 2), bytes(3, 4)]);
+  });
+
+  it('returns nothing for an empty or unrelated header', () => {
+    expect(parseSignatures('')).toEqual([]);
+    expect(parseSignatures('sha256=abcdef')).toEqual([]);
   });
 });
