@@ -1,6 +1,6 @@
 /**
  * A webhook receiver as a Cloudflare Worker, on Hono. Store the secret with
- * `wrangler secret put WEBHOOK_SECRET`. Web Crypto verifies here; no Node compatibility needed.
+ * `wrangler secret put RECOGNITION_WEBHOOK_SECRET`. Web Crypto verifies here; no Node compatibility needed.
  */
 import {
   verifyWebhook,
@@ -12,7 +12,7 @@ import { handleEvent, rejectionStatus } from './handle-event.js';
 
 /** The Worker's bindings. */
 export interface Env {
-  WEBHOOK_SECRET: string;
+  RECOGNITION_WEBHOOK_SECRET: string;
 }
 
 /** `POST /webhooks`: 204 for verified deliveries, 400 (with the reason) otherwise. */
@@ -22,7 +22,11 @@ app.post('/webhooks', async (c) => {
   let event: WebhookEvent;
   try {
     // The raw bytes, as signed; c.req.json() would parse them first.
-    event = await verifyWebhook(await c.req.arrayBuffer(), c.req.raw.headers, c.env.WEBHOOK_SECRET);
+    event = await verifyWebhook(
+      await c.req.arrayBuffer(),
+      c.req.raw.headers,
+      c.env.RECOGNITION_WEBHOOK_SECRET,
+    );
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     return c.json({ error: error.reason }, rejectionStatus(error));

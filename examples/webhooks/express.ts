@@ -1,6 +1,6 @@
 /**
  * A webhook receiver on Express 5.
- * Run: `WEBHOOK_SECRET=whsec_… npx tsx examples/webhooks/express.ts`
+ * Run: `RECOGNITION_WEBHOOK_SECRET=whsec_… npx tsx examples/webhooks/express.ts`
  */
 import { fileURLToPath } from 'node:url';
 import {
@@ -35,7 +35,7 @@ export function createWebhookApp({ secret, onEvent }: ReceiverOptions): Express 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const app = createWebhookApp({ secret: process.env.WEBHOOK_SECRET ?? '', onEvent: handleEvent });
+  const app = createWebhookApp({ onEvent: handleEvent });
   app.listen(3000, (error) => {
     if (error) throw error;
     console.log('Receiving webhooks on http://localhost:3000/webhooks');

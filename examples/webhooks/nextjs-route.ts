@@ -1,6 +1,6 @@
 /**
  * A webhook receiver as a Next.js App Router route handler, e.g. app/api/webhooks/route.ts.
- * Set WEBHOOK_SECRET in the environment.
+ * Set RECOGNITION_WEBHOOK_SECRET in the environment: verifyWebhook reads it.
  */
 import {
   verifyWebhook,
@@ -14,11 +14,7 @@ export async function POST(request: Request): Promise<Response> {
   let event: WebhookEvent;
   try {
     // request.text() is the raw body; request.json() would lose the exact bytes that were signed.
-    event = await verifyWebhook(
-      await request.text(),
-      request.headers,
-      process.env.WEBHOOK_SECRET ?? '',
-    );
+    event = await verifyWebhook(await request.text(), request.headers);
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     return Response.json({ error: error.reason }, { status: rejectionStatus(error) });

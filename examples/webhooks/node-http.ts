@@ -1,6 +1,6 @@
 /**
  * A webhook receiver on plain node:http.
- * Run: `WEBHOOK_SECRET=whsec_… npx tsx examples/webhooks/node-http.ts`
+ * Run: `RECOGNITION_WEBHOOK_SECRET=whsec_… npx tsx examples/webhooks/node-http.ts`
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,8 @@ import { handleEvent, rejectionStatus } from './handle-event.js';
 
 /** What the receiver needs: the secret(s) and what to do with each verified event. */
 export interface ReceiverOptions {
-  secret: string | string[];
+  /** Default: the RECOGNITION_WEBHOOK_SECRET environment variable, as verifyWebhook reads it. */
+  secret?: string | string[];
   onEvent: (event: WebhookEvent) => Promise<void>;
 }
 
@@ -51,9 +52,6 @@ export function createWebhookServer({ secret, onEvent }: ReceiverOptions): Serve
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = createWebhookServer({
-    secret: process.env.WEBHOOK_SECRET ?? '',
-    onEvent: handleEvent,
-  });
+  const server = createWebhookServer({ onEvent: handleEvent });
   server.listen(3000, () => console.log('Receiving webhooks on http://localhost:3000'));
 }

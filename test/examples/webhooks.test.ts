@@ -5,6 +5,7 @@ import worker from '../../examples/webhooks/cloudflare-worker.js';
 import { createWebhookApp } from '../../examples/webhooks/express.js';
 import { POST } from '../../examples/webhooks/nextjs-route.js';
 import { createWebhookServer, type ReceiverOptions } from '../../examples/webhooks/node-http.js';
+import { ENV_WEBHOOK_SECRET } from '../../src/contract.js';
 import type { WebhookHeaders } from '../../src/testing/webhook-signer.js';
 import {
   BODY,
@@ -63,6 +64,15 @@ describe.each([
     expect(onEvent).toHaveBeenCalledWith(recognitionCreated);
   });
 
+  it(`verifies with ${ENV_WEBHOOK_SECRET} when created without a secret`, async () => {
+    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
+    await close(server);
+    server = create({ onEvent });
+    const response = await post(BODY, await sign());
+    expect(response.status).toBe(204);
+    expect(onEvent).toHaveBeenCalledWith(recognitionCreated);
+  });
+
   it('answers 400 with the reason to a tampered delivery, without handling it', async () => {
     const response = await post(tampered, await sign());
     expect(response.status).toBe(400);
@@ -103,21 +113,21 @@ describe('the Next.js route', () => {
     });
 
   it('answers 204 to a signed delivery and handles the narrowed event', async () => {
-    vi.stubEnv('WEBHOOK_SECRET', SECRET);
+    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
     const response = await POST(await request(BODY));
     expect(response.status).toBe(204);
     expect(log).toHaveBeenCalledWith(expect.stringContaining('Ada recognised Grace'));
   });
 
   it('answers 400 with the reason to a tampered delivery', async () => {
-    vi.stubEnv('WEBHOOK_SECRET', SECRET);
+    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
     const response = await POST(await request(tampered));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'invalid_signature' });
   });
 
   it('answers 500 while its secret is missing, so deliveries are retried once it is set', async () => {
-    vi.stubEnv('WEBHOOK_SECRET', '');
+    vi.stubEnv(ENV_WEBHOOK_SECRET, '');
     const response = await POST(await request(BODY));
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: 'invalid_secret' });
@@ -134,7 +144,7 @@ describe('the Cloudflare Worker', () => {
 
   it('answers 204 to a signed delivery and handles the event', async () => {
     const response = await worker.fetch(await request(BODY, await sign()), {
-      WEBHOOK_SECRET: SECRET,
+      RECOGNITION_WEBHOOK_SECRET: SECRET,
     });
     expect(response.status).toBe(204);
     expect(log).toHaveBeenCalledWith(expect.stringContaining('Ada recognised Grace'));
@@ -143,14 +153,14 @@ describe('the Cloudflare Worker', () => {
   it('accepts a delivery carrying one signature per secret during a rotation', async () => {
     const headers = await sign(BODY, [OTHER_SECRET, SECRET]);
     const response = await worker.fetch(await request(BODY, headers), {
-      WEBHOOK_SECRET: OTHER_SECRET,
+      RECOGNITION_WEBHOOK_SECRET: OTHER_SECRET,
     });
     expect(response.status).toBe(204);
   });
 
   it('answers 400 with the reason to a delivery signed with another secret', async () => {
     const response = await worker.fetch(await request(BODY, await sign(BODY, OTHER_SECRET)), {
-      WEBHOOK_SECRET: SECRET,
+      RECOGNITION_WEBHOOK_SECRET: SECRET,
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'invalid_signature' });
