@@ -23,4 +23,14 @@ export default defineConfig([
   // Split into shared chunks as ESM is, so that `require('…/webhooks')` and `require('…')` hand
   // out the same classes (`instanceof WebhookVerificationError` holds across entries).
   { ...shared, format: ['cjs'], noExternal: ['ky'], splitting: true },
+  // The `employee-recognition` bin: Node only, one file outside `exports`, so no library import
+  // reaches it. It loads the SDK through the package's own entries instead of bundling a copy.
+  {
+    entry: { cli: 'src/cli/index.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    external: [/^@employee-recognition\/sdk(\/|$)/],
+    removeNodeProtocol: false,
+  },
 ]);

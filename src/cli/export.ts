@@ -1,0 +1,185 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { Client, type Recognition } from '@employee-recognition/sdk';
+import { type Command, EXIT, parseCommandArgs, reportError, UsageError } from './command.js';
+
+const FORMATS = ['csv', 'jsonl'] as const;
+type Format = (typeof FORMATS)[number];
+// The largest page the contract allows: fewest requests against the rate limit.
+const PAGE_SIZE = 100;
+
+/** The CSV columns, in order, and how each is read from a recognition. */
+const CSV_COLUMNS: [string, (recognition: Recognition) => unknown][] = [
+  ['id', (r) => r.id],
+  ['created_at', (r) => r.created_at],
+  ['sender_id', (r) => r.sender.id],
+  ['sender_name', (r) => r.sender.name],
+  ['recipient_id', (r) => r.recipient.id],
+  ['recipient_name', (r) => r.recipient.name],
+  ['message', (r) => r.message],
+  ['points', (r) => r.points],
+];
+
+/** `employee-recognition export recognitions`: every matching recognition as CSV or JSON Lines. */
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'Stream every matching recognition to CSV or JSON Lines',
+  help: `Usage: employee-recognition export recognitions [options]
+
+Streams every recognition in the range, page by page, with the credential and base URL of the
+environment (RECOGNITION_API_KEY, RECOGNITION_BASE_URL). Waits on the rate limit instead of
+failing. On a terminal, progress (records, pages, waits and their cause) goes to stderr; stdout
+carries only the records. Ctrl-C stops after the last whole record: the file stays well-formed.
+
+Options:
+  --from <date>          Earliest created_at, inclusive: ISO 8601 date or date-time
+  --to <date>            Latest created_at, inclusive: ISO 8601 date or date-time
+  --format <csv|jsonl>   CSV (RFC 4180, with a header row) or one JSON record per line
+                         (default: from the --out extension, else csv)
+  --out <file>           Write to this file instead of stdout
+  -h, --help             Show this help
+
+CSV columns: ${CSV_COLUMNS.map(([name]) => name).join(', ')}.
+JSON Lines keeps every field the service sends.`,
+  async run(args) {
+    const parsed = parseCommandArgs(this, args, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
+    });
+    if (!parsed) return EXIT.ok;
+    const { values, positionals } = parsed;
+    const [what, extra] = positionals;
+    if (what !== 'recognitions') {
+      throw new UsageError(
+        `Say what to export: export recognitions${what ? `, not "${what}"` : ''}.`,
+      );
+    }
+    if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
+    const format = chooseFormat(values.format, values.out);
+    const write = format === 'csv' ? csvLine : jsonLine;
+
+    const progress = process.stderr.isTTY ? createProgress() : undefined;
+    const interrupt = new AbortController();
+    const onSigint = () => interrupt.abort();
+    process.once('SIGINT', onSigint);
+    let client: Client;
+    try {
+      client = new Client(
+        progress && {
+          logLevel: 'info',
+          logger: {
+            debug: progress.note,
+            info: progress.note,
+            warn: progress.note,
+            error: progress.note,
+          },
+        },
+      );
+    } catch (error) {
+      process.off('SIGINT', onSigint);
+      return reportError(error);
+    }
+
+    const out = values.out === undefined ? process.stdout : createWriteStream(values.out);
+    // A closed pipe (`| head`) ends the export quietly; any other write error is reported.
+    let writeError: Error | undefined;
+    out.on('error', (error) => {
+      writeError = error;
+      interrupt.abort();
+    });
+    const emit = async (text: string) => {
+      if (!out.write(text)) await once(out, 'drain', { signal: interrupt.signal }).catch(() => {});
+    };
+
+    let records = 0;
+    let pages = 0;
+    let code: number = EXIT.ok;
+    try {
+      if (format === 'csv')
+        await emit(CSV_COLUMNS.map(([name]) => csvField(name)).join(',') + '\r\n');
+      const list = client.recognitions.list(
+        { from: values.from, to: values.to, limit: PAGE_SIZE },
+        { signal: interrupt.signal },
+      );
+      for await (const page of list.pages()) {
+        pages++;
+        for (const recognition of page.data) {
+          // Each record is one write, so the output ends on a whole record whenever it stops.
+          await emit(write(recognition));
+          records++;
+          if (interrupt.signal.aborted) break;
+        }
+        progress?.update(records, pages);
+        if (interrupt.signal.aborted) break;
+      }
+    } catch (error) {
+      if (!interrupt.signal.aborted) code = reportError(error);
+    } finally {
+      process.off('SIGINT', onSigint);
+      if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
+    }
+    progress?.done();
+    if (writeError && (writeError as NodeJS.ErrnoException).code !== 'EPIPE') {
+      process.stderr.write(`Cannot write ${values.out ?? 'stdout'}: ${writeError.message}\n`);
+      return EXIT.failure;
+    }
+    if (interrupt.signal.aborted && !writeError) {
+      process.stderr.write(
+        `Interrupted: ${records} recognitions from ${pages} pages written${values.out ? ` to ${values.out}` : ''}.\n`,
+      );
+      return EXIT.interrupted;
+    }
+    if (code === EXIT.ok && progress) {
+      progress.note(
+        `${records} recognitions from ${pages} pages${values.out ? ` written to ${values.out}` : ''}.`,
+      );
+    }
+    return code;
+  },
+};
+
+function chooseFormat(format: string | undefined, out: string | undefined): Format {
+  if (format === undefined) return out?.toLowerCase().endsWith('.jsonl') ? 'jsonl' : 'csv';
+  if (!FORMATS.includes(format as Format)) {
+    throw new UsageError(`--format must be ${FORMATS.join(' or ')}, not "${format}".`);
+  }
+  return format as Format;
+}
+
+function jsonLine(recognition: Recognition): string {
+  return `${JSON.stringify(recognition)}\n`;
+}
+
+// RFC 4180: CRLF after each record, and a field with a comma, quote, CR or LF is quoted, its
+// quotes doubled.
+function csvLine(recognition: Recognition): string {
+  return `${CSV_COLUMNS.map(([, read]) => csvField(read(recognition))).join(',')}\r\n`;
+}
+
+function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+// One status line on stderr, rewritten in place; log lines (the client's waits on the rate
+// limit and retries, with their cause) are printed above it.
+function createProgress() {
+  let status = '';
+  const show = () => process.stderr.write(`\r\x1b[2K${status}`);
+  return {
+    update(records: number, pages: number) {
+      status = `${records} recognitions, ${pages} pages`;
+      show();
+    },
+    note(...parts: unknown[]) {
+      process.stderr.write(`\r\x1b[2K${parts.map(String).join(' ')}\n`);
+      show();
+    },
+    done() {
+      if (status) process.stderr.write('\n');
+      status = '';
+    },
+  };
+}

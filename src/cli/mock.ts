@@ -1,0 +1,120 @@
+import {
+  type Command,
+  describe,
+  EXIT,
+  integerOption,
+  parseCommandArgs,
+  UsageError,
+} from './command.js';
+import { loadTesting } from './testing.js';
+
+const DEFAULT_PORT = 4010;
+const TIERS = [10, 100, 1000] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** `employee-recognition mock`: the mock API on 127.0.0.1 until Ctrl-C or SIGTERM. */
+export const mock: Command = {
+  name: 'mock',
+  summary: 'Start the mock API on 127.0.0.1, seeded with realistic data',
+  help: `Usage: employee-recognition mock [options]
+
+Starts the mock Employee Recognition API on 127.0.0.1 and prints the lines that point the SDK
+at it. The mock keeps its data in memory, enforces scopes, rate limits and idempotency as the
+contract says, and delivers signed events to the webhooks you register with webhooks.create,
+http://127.0.0.1 receivers included. Ctrl-C or SIGTERM stops it (exit code 0).
+
+Options:
+  --port <n>             Port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
+  --seed <n>             Seeds the data and the test key: the same seed, the same mock (default 1)
+  --recognitions <n>     How many recognitions to seed (default 300)
+  --tier <10|100|1000>   Requests per window the test key may make (default 100)
+  --window-ms <ms>       Length of the rate-limit window (default 60000, a minute)
+  -h, --help             Show this help`,
+  async run(args) {
+    const parsed = parseCommandArgs(this, args, {
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      recognitions: { type: 'string' },
+      tier: { type: 'string' },
+      'window-ms': { type: 'string' },
+    });
+    if (!parsed) return EXIT.ok;
+    if (parsed.positionals.length) {
+      throw new UsageError(`mock takes no arguments, got "${parsed.positionals[0]}".`);
+    }
+    const { values } = parsed;
+    const port = integerOption('port', values.port, 0, 65_535) ?? DEFAULT_PORT;
+    const seed = integerOption('seed', values.seed, 0, 2 ** 32 - 1);
+    const recognitions = integerOption('recognitions', values.recognitions, 0, 1_000_000);
+    const windowMs = integerOption('window-ms', values['window-ms'], 1, 24 * 60 * 60 * 1000);
+    const tier = values.tier === undefined ? undefined : Number(values.tier);
+    if (tier !== undefined && !TIERS.includes(tier as (typeof TIERS)[number])) {
+      throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not "${values.tier}".`);
+    }
+
+    const { createMockApi, startMockServer } = await loadTesting();
+    const options = {
+      seed,
+      recognitions,
+      rateLimitWindowMs: windowMs,
+      webhookFetch: logDelivery,
+    };
+    // A tier belongs to a key: the seed's own test key, so the printed exports stay valid across
+    // restarts with the same seed, whatever the tier.
+    const keys = tier && [
+      {
+        key: createMockApi({ seed, recognitions: 0 }).testKey,
+        scopes: '*' as const,
+        rateLimit: tier as (typeof TIERS)[number],
+      },
+    ];
+    let server;
+    try {
+      server = await startMockServer({
+        ...options,
+        ...(keys && { keys }),
+        port,
+        host: '127.0.0.1',
+      });
+    } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? `port ${port} is in use; choose another with --port`
+          : describe(error);
+      process.stderr.write(`Cannot start the mock API: ${reason}\n`);
+      return EXIT.failure;
+    }
+    const { url, api } = server;
+    process.stdout.write(`Mock Employee Recognition API at ${url}
+Test key, with every scope: ${api.testKey}
+
+Point the SDK at it:
+  export RECOGNITION_BASE_URL=${url}
+  export RECOGNITION_API_KEY=${api.testKey}
+
+Webhooks registered with webhooks.create get signed events (http://127.0.0.1 receivers too).
+Ctrl-C stops it.
+`);
+    const signal = await new Promise<string>((resolve) => {
+      for (const name of STOP_SIGNALS) process.once(name, () => resolve(name));
+    });
+    process.stdout.write(`\n${signal}: stopping the mock API.\n`);
+    await server.close();
+    return EXIT.ok;
+  },
+};
+
+// Deliveries go out through the global fetch, as they would without this; the log line shows a
+// developer what reached their receiver.
+async function logDelivery(url: string, init: RequestInit): Promise<Response> {
+  const type =
+    typeof init.body === 'string' ? (JSON.parse(init.body) as { type?: string }).type : undefined;
+  try {
+    const response = await fetch(url, init);
+    process.stdout.write(`webhook ${type} -> ${url}: ${response.status}\n`);
+    return response;
+  } catch (error) {
+    process.stdout.write(`webhook ${type} -> ${url}: failed, ${describe(error)}\n`);
+    throw error;
+  }
+}
