@@ -1,13 +1,35 @@
 import * as z from 'zod/mini';
+import { HEADER_REQUEST_ID } from '../contract.js';
 import {
   type ErrorDetail,
   InvalidResponseError,
   type ResponseIssue,
+  localBadRequestError,
   localValidationError,
 } from './errors.js';
 import { type ApiRequest, NotJson, type RawResponse } from './request.js';
 
 type Issue = z.core.$ZodIssue;
+
+/**
+ * How a client reads 2xx bodies, made once per client from its `validateResponses` option and
+ * its logger.
+ * - `warn` (the default): the envelope (`data`, `pagination`, a record's `id`) is checked; a
+ *   record that differs from the contract's assumptions is returned as received, and the
+ *   difference is logged once per operation and field.
+ * - `strict`: any difference fails the call with an InvalidResponseError (the SDK's own suites).
+ * - `off`: only the envelope is checked.
+ *
+ * Whatever the mode, a successful write (POST, PATCH, DELETE) never fails: it has happened, and a
+ * caller told otherwise would retry it. Differences in its answer are logged instead.
+ */
+export interface ResponseValidation {
+  mode: 'warn' | 'strict' | 'off';
+  /** Logs one line at warn level. */
+  warn(message: string): void;
+  /** The warnings already logged (operation and field), so each is logged once per client. */
+  warned: Set<string>;
+}
 
 /**
  * A check that reports the problem `problemOf` finds, or nothing when it returns undefined. Every
@@ -46,39 +68,191 @@ export function integer(min = -Infinity, max = Infinity): z.ZodMiniNumber<number
     );
 }
 
+/** Marks the issue of a value an enumeration does not list yet: a note, never a failure. */
+const UNKNOWN_VALUE = 'unknown_value';
+
 /**
- * Checks a method's input against its schema before anything is sent. A failure is the same
- * UnprocessableEntityError the service would answer, with `local: true` and a detail per field.
+ * An enumeration of a response the service may extend (contract §3): any string is accepted, so
+ * a value added later never fails a call, while the type still offers the known values for
+ * completion. A value outside `known` is noted (logged once) so that it does not go unseen.
+ */
+export function openEnum<const Known extends string>(
+  known: readonly Known[],
+): z.ZodMiniType<Known | (string & {})> {
+  const list = known.join(', ');
+  return z.string().check(
+    z.check<string>((payload) => {
+      if ((known as readonly string[]).includes(payload.value)) return;
+      payload.issues.push({
+        code: 'custom',
+        message: `is ${quote(payload.value)}, a value this SDK does not know (it knows ${list})`,
+        input: payload.value,
+        params: { [UNKNOWN_VALUE]: true },
+        continue: true,
+      });
+    }),
+  );
+}
+
+/**
+ * Checks a method's body against its schema before anything is sent. A failure is the same
+ * UnprocessableEntityError the service would answer (422 `validation_error`), with `local: true`
+ * and a detail per field.
  */
 export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+  const result = checkInput(schema, input);
+  if (result.success) return result.data;
+  throw localValidationError(result.details);
+}
+
+/**
+ * Checks a method's query parameters (paging, filters, period) before anything is sent. A
+ * failure is the same BadRequestError the service would answer (400 `invalid_request`), with
+ * `local: true` and a detail per field.
+ */
+export function parseQuery<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+  const result = checkInput(schema, input);
+  if (result.success) return result.data;
+  throw localBadRequestError(result.details);
+}
+
+function checkInput<S extends z.ZodMiniType>(
+  schema: S,
+  input: unknown,
+): { success: true; data: z.output<S> } | { success: false; details: ErrorDetail[] } {
   // reportInput: zod drops `input` from issues otherwise, and describe() needs it to tell
   // "is required" from "must be an integer".
   const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return result.data;
-  const details = result.error.issues.flatMap(toDetails);
-  throw localValidationError(details);
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, details: result.error.issues.flatMap(toDetails) };
 }
 
-/** Checks a 2xx body against the contract's shape, naming each mismatch by its path in the body. */
+/**
+ * Reads a 2xx body: checks it against the contract's shape as `validation` says, and returns it
+ * as received (unknown fields included). What the SDK itself depends on, the envelope (`data`,
+ * `pagination`, a record's `id`), fails a read in every mode; the rest of a record follows the
+ * mode. A write never fails here: its answer's problems are logged.
+ */
 export function parseResponse<S extends z.ZodMiniType>(
   schema: S,
   raw: RawResponse,
   request: ApiRequest,
+  validation: ResponseValidation,
 ): z.output<S> {
   const { response, body } = raw;
-  const result =
-    body instanceof NotJson ? undefined : schema.safeParse(body, { reportInput: true });
-  if (result?.success) return result.data;
-  const issues: ResponseIssue[] = result
-    ? result.error.issues.map((issue) => ({ path: pathOf(issue.path), message: describe(issue) }))
-    : [{ path: '(body)', message: 'is not JSON' }];
-  const summary = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
-  throw new InvalidResponseError({
-    message: `Unexpected response to ${request.method} ${request.path} (status ${response.status}): ${summary}`,
-    status: response.status,
-    requestId: response.headers.get('x-request-id') ?? undefined,
-    issues,
+  const found = findings(schema, body);
+  if (found.length === 0) return body as z.output<S>;
+
+  const isWrite = request.method !== 'GET';
+  const failures = found.filter(
+    (finding) =>
+      finding.kind === 'envelope' || (finding.kind === 'record' && validation.mode === 'strict'),
+  );
+  if (failures.length > 0 && !isWrite) {
+    const issues = failures.map(({ path, message }) => ({ path, message }));
+    const summary = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+    throw new InvalidResponseError({
+      message: `Unexpected response to ${request.method} ${request.path} (status ${response.status}): ${summary}`,
+      status: response.status,
+      requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+      issues,
+    });
+  }
+
+  const operation = `${request.method} ${request.path}`;
+  for (const finding of found) {
+    if (finding.kind !== 'envelope' && validation.mode === 'off') continue;
+    const key = `${request.method} ${template(request.path)} ${finding.path.replace(/\.\d+(?=\.|$)/g, '.*')}`;
+    if (validation.warned.has(key)) continue;
+    validation.warned.add(key);
+    validation.warn(`${operation}: ${warning(finding, isWrite)}`);
+  }
+  return (body instanceof NotJson ? undefined : body) as z.output<S>;
+}
+
+interface Finding extends ResponseIssue {
+  /**
+   * `envelope`: what the SDK depends on; `record`: a field beyond it that differs from the
+   * contract; `note`: an enumeration value the SDK does not know, which the contract allows.
+   */
+  kind: 'envelope' | 'record' | 'note';
+  /** What was received, such as `is a string`. */
+  received: string;
+  /** Where the assumption is written: the contract's section. */
+  section: string;
+}
+
+function findings(schema: z.ZodMiniType, body: unknown): Finding[] {
+  if (body instanceof NotJson) {
+    return [
+      {
+        kind: 'envelope',
+        path: '(body)',
+        message: 'must be JSON',
+        received: 'is not JSON',
+        section: '§4',
+      },
+    ];
+  }
+  const result = schema.safeParse(body, { reportInput: true });
+  if (result.success) return [];
+  return result.error.issues.map((issue) => {
+    const path = pathOf(issue.path);
+    const received = describeReceived(issue.input);
+    const message = describe(issue);
+    if (issue.code === 'custom' && issue.params?.[UNKNOWN_VALUE]) {
+      return { kind: 'note', path, message, received, section: '§3' };
+    }
+    const envelope = isEnvelope(issue.path);
+    return {
+      kind: envelope ? 'envelope' : 'record',
+      path,
+      message,
+      received,
+      section: issue.path[0] === 'pagination' ? '§5' : envelope && !isId(issue.path) ? '§4' : '§3',
+    };
   });
+}
+
+/**
+ * The parts of a body the SDK relies on: the body itself, `data`, each record of a list as an
+ * object, a record's `id`, and `pagination` with its fields.
+ */
+function isEnvelope(path: readonly PropertyKey[]): boolean {
+  const [top, second, third] = path;
+  if (path.length <= 1 || top === 'pagination') return true;
+  if (top !== 'data') return false;
+  if (path.length === 2) return typeof second === 'number' || second === 'id';
+  return path.length === 3 && typeof second === 'number' && third === 'id';
+}
+
+function isId(path: readonly PropertyKey[]): boolean {
+  return path[path.length - 1] === 'id';
+}
+
+function warning(finding: Finding, isWrite: boolean): string {
+  const outcome = isWrite
+    ? 'The write succeeded, so the call resolves with the body as received; do not repeat it.'
+    : 'The record is returned as received.';
+  if (finding.kind === 'note') {
+    return `${finding.path} ${finding.message}; enumerations may gain values (contract §3). ${outcome}`;
+  }
+  return `${finding.path} ${finding.received}, but the SDK assumes it ${finding.message} (contract ${finding.section}). ${outcome}`;
+}
+
+/** The path of a request with ids replaced, such as `/v1/users/{id}`: ids follow the collection. */
+function template(path: string): string {
+  return path.replace(/^(\/v1\/[^/]+)\/.+$/, '$1/{id}');
+}
+
+function describeReceived(input: unknown): string {
+  if (input === undefined) return 'is missing';
+  if (input === null) return 'is null';
+  return Array.isArray(input) ? 'is an array' : `is ${article(typeof input)}`;
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
 
 function toDetails(issue: Issue): ErrorDetail[] {

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { MESSAGE_MAX_LENGTH, POINTS_MAX } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/request.js';
+import type { PageParams, PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/config.js';
 import {
   ApiResource,
   type DataResponse,
@@ -11,27 +11,57 @@ import {
   pathId,
 } from '../core/resource.js';
 import { integer, parseInput, rule } from '../core/validation.js';
-import { pageParamsShape, recordId, timestamp, uuidParam } from './shared.js';
+import { listParams, pageParamsShape, recordId, timestamp, uuidParam } from './shared.js';
 
-const participantSchema = z.looseObject({
-  /** The user's id: a UUID, lower-case. */
-  id: recordId,
+/**
+ * A user as a recognition names them: its sender or its recipient. The service description shows
+ * `name`; `id` is the contract's assumption. Fields added later stay on the object at run time;
+ * see {@link Recognition} for how to read one.
+ */
+export interface RecognitionParticipant {
+  /** The user's id: a UUID, lower-case, such as `3f0c2b9e-8d4a-4c1e-9b7f-1a2b3c4d5e6f`. */
+  id: string;
   /** The user's display name. */
+  name: string;
+}
+
+/**
+ * A message with points from one user (the credential's owner) to another. The service
+ * description shows `id`, `sender.name`, `recipient.name`, `message` and `points`; the other
+ * fields are the contract's assumptions (docs/assumptions.md).
+ *
+ * Fields the service adds later stay on the object at run time but are not part of this type, so
+ * a misspelled field fails to compile. To read one, name it in a cast:
+ * `(recognition as Recognition & { mood?: string }).mood`.
+ */
+export interface Recognition {
+  /** The recognition's id: a UUID, lower-case. */
+  id: string;
+  /** Who gave it: the owner of the credential that created it. */
+  sender: RecognitionParticipant;
+  /** Who received it. */
+  recipient: RecognitionParticipant;
+  /** The text of the praise, as sent: 1–500 characters after trimming. */
+  message: string;
+  /** Points given with it: a whole number, 0 or more. */
+  points: number;
+  /** When it was given: an ISO 8601 UTC timestamp string, such as `2026-11-21T09:30:00Z`. */
+  created_at: string;
+}
+
+/** The schema of {@link RecognitionParticipant}; loose, so fields added later are kept. */
+export const participantSchema = z.looseObject({
+  id: recordId,
   name: z.string(),
 });
 
-const recognitionSchema = z.looseObject({
-  /** The recognition's id: a UUID, lower-case. */
+/** The schema of {@link Recognition}; loose, so fields added later are kept. */
+export const recognitionSchema = z.looseObject({
   id: recordId,
-  /** Who gave it: the owner of the credential that created it. */
   sender: participantSchema,
-  /** Who received it. */
   recipient: participantSchema,
-  /** The text of the praise, as sent: 1–500 characters after trimming. */
   message: z.string(),
-  /** Points given with it: a whole number, 0 or more. */
   points: integer(),
-  /** When it was given: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 });
 
@@ -53,15 +83,27 @@ const dateParam = z.unknown().check(
   ),
 ) as z.ZodMiniType<string, Date | string>;
 
-const listParamsSchema = z.strictObject({
+/**
+ * Filters and paging of {@link Recognitions.list}. Filters apply to every page; a null field
+ * counts as absent.
+ */
+export interface RecognitionListParams extends PageParams {
+  /** Earliest `created_at`, inclusive: a Date, or an ISO 8601 date (`2026-11-01`) or date-time. */
+  from?: Date | string | undefined;
+  /** Latest `created_at`, inclusive: a Date, or an ISO 8601 date (`2026-11-30`) or date-time. */
+  to?: Date | string | undefined;
+  /** Only recognitions given by this user: a UUID. */
+  sender_id?: string | undefined;
+  /** Only recognitions received by this user: a UUID. */
+  recipient_id?: string | undefined;
+}
+
+/** The schema of {@link RecognitionListParams}: the query of `GET /v1/recognitions`. */
+export const recognitionListParamsSchema = z.strictObject({
   ...pageParamsShape,
-  /** Earliest `created_at`, inclusive: a Date or an ISO 8601 date or date-time. */
   from: z.optional(dateParam),
-  /** Latest `created_at`, inclusive: a Date or an ISO 8601 date or date-time. */
   to: z.optional(dateParam),
-  /** Only recognitions given by this user (a UUID). */
   sender_id: z.optional(uuidParam),
-  /** Only recognitions received by this user (a UUID). */
   recipient_id: z.optional(uuidParam),
 });
 
@@ -79,40 +121,28 @@ const messageParam = z
     ),
   );
 
-const createParamsSchema = z.strictObject({
-  /** The user to recognize (a UUID); not the sender, who is the credential's owner. */
+/** The body of {@link Recognitions.create}. */
+export interface RecognitionCreateParams {
+  /** The user to recognize: a UUID. Not the sender, who is the credential's owner. */
+  recipient_id: string;
+  /** The text of the praise: 1–500 characters after trimming; sent as given. */
+  message: string;
+  /** Points to give: a whole number from 0 to 1000. Absent or null, the service uses 0. */
+  points?: number | null | undefined;
+}
+
+/** The schema of {@link RecognitionCreateParams}: the body of `POST /v1/recognitions`. */
+export const recognitionCreateParamsSchema = z.strictObject({
   recipient_id: uuidParam,
-  /** 1–500 characters after trimming; sent as given. */
   message: messageParam,
-  /** A whole number from 0 to 1000; the service uses 0 when absent. */
-  points: z.optional(integer(0, POINTS_MAX)),
+  // Null counts as absent: nothing is sent, and the service uses 0.
+  points: z
+    .optional(z.nullable(integer(0, POINTS_MAX)))
+    .check(z.overwrite((points) => points ?? undefined)),
 });
 
 const recognitionResponse = dataSchema(recognitionSchema);
 const recognitionPage = pageSchema(recognitionSchema);
-
-/** A user as a recognition names them: its sender or its recipient. */
-export interface RecognitionParticipant extends z.output<typeof participantSchema> {}
-
-/** A message with points from one user (the credential's owner) to another. */
-export interface Recognition extends z.output<typeof recognitionSchema> {
-  /** Who gave it: the owner of the credential that created it. */
-  sender: RecognitionParticipant;
-  /** Who received it. */
-  recipient: RecognitionParticipant;
-}
-
-/**
- * Filters and paging of {@link Recognitions.list}. `from` and `to` bound `created_at`
- * inclusively; each takes a Date or an ISO 8601 date or date-time string.
- */
-export interface RecognitionListParams extends z.input<typeof listParamsSchema> {}
-
-/**
- * The body of {@link Recognitions.create}: `message` has 1–500 characters after trimming,
- * `points` is a whole number from 0 to 1000 (the service uses 0 when absent).
- */
-export interface RecognitionCreateParams extends z.input<typeof createParamsSchema> {}
 
 /** Recognitions: sending, listing and withdrawing praise between users. */
 export class Recognitions extends ApiResource {
@@ -121,14 +151,20 @@ export class Recognitions extends ApiResource {
    * `for await` for every recognition of every page; filters apply to every page.
    */
   list(
-    params: RecognitionListParams = {},
-    options?: RequestOptions,
+    params?: RecognitionListParams | null,
+    options?: RequestOptions | null,
   ): PagePromise<Recognition, RecognitionListParams> {
-    return this.requestPage('/v1/recognitions', listParamsSchema, recognitionPage, params, options);
+    return this.requestPage(
+      '/v1/recognitions',
+      recognitionListParamsSchema,
+      recognitionPage,
+      listParams(params),
+      options,
+    );
   }
 
   /** Gets one recognition: `GET /v1/recognitions/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Recognition>> {
+  get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Recognition>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/recognitions/${pathId(id)}` }),
       recognitionResponse,
@@ -142,13 +178,13 @@ export class Recognitions extends ApiResource {
    */
   create(
     params: RecognitionCreateParams,
-    options?: RequestOptions,
+    options?: RequestOptions | null,
   ): ApiPromise<DataResponse<Recognition>> {
     return this.request(
       () => ({
         method: 'POST',
         path: '/v1/recognitions',
-        body: parseInput(createParamsSchema, params),
+        body: parseInput(recognitionCreateParamsSchema, params),
       }),
       recognitionResponse,
       options,
@@ -156,7 +192,7 @@ export class Recognitions extends ApiResource {
   }
 
   /** Deletes a recognition: `DELETE /v1/recognitions/{id}`. Resolves to nothing (204). */
-  delete(id: string, options?: RequestOptions): ApiPromise<void> {
+  delete(id: string, options?: RequestOptions | null): ApiPromise<void> {
     return this.request(
       () => ({ method: 'DELETE', path: `/v1/recognitions/${pathId(id)}` }),
       null,

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/request.js';
-import { integer } from '../core/validation.js';
+import type { PageParams, PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/config.js';
 import {
   ApiResource,
   type DataResponse,
@@ -10,31 +9,46 @@ import {
   pageSchema,
   pathId,
 } from '../core/resource.js';
-import { pageParams, recordId, timestamp } from './shared.js';
+import { integer } from '../core/validation.js';
+import { listParams, pageParamsSchema, recordId, timestamp } from './shared.js';
 
-const rewardSchema = z.looseObject({
+/**
+ * Something users can obtain for points. Every field is the contract's assumption: the service
+ * description does not show the reward record (docs/assumptions.md).
+ *
+ * Fields the service adds later stay on the object at run time but are not part of this type; to
+ * read one, name it in a cast: `(reward as Reward & { stock?: number }).stock`.
+ */
+export interface Reward {
   /** The reward's id: a UUID, lower-case. */
-  id: recordId,
+  id: string;
   /** The reward's display name. */
-  name: z.string(),
+  name: string;
   /** A longer text about the reward, or null when it has none. */
-  description: z.nullable(z.string()),
+  description: string | null;
   /** What it costs, in points: a whole number, 0 or more. */
-  cost: integer(),
+  cost: number;
   /** Whether the reward can be obtained now. */
+  available: boolean;
+  /** When it was added: an ISO 8601 UTC timestamp string, such as `2026-11-21T09:30:00Z`. */
+  created_at: string;
+}
+
+/** The schema of {@link Reward}; loose, so fields added later are kept. */
+export const rewardSchema = z.looseObject({
+  id: recordId,
+  name: z.string(),
+  description: z.nullable(z.string()),
+  cost: integer(),
   available: z.boolean(),
-  /** When it was added: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 });
 
 const rewardResponse = dataSchema(rewardSchema);
 const rewardPage = pageSchema(rewardSchema);
 
-/** Something users can obtain for points; `cost` is in points. */
-export interface Reward extends z.output<typeof rewardSchema> {}
-
-/** Paging of {@link Rewards.list}. */
-export interface RewardListParams extends z.input<typeof pageParams> {}
+/** Paging of {@link Rewards.list}; a null field counts as absent. */
+export interface RewardListParams extends PageParams {}
 
 /** Rewards: what users can obtain for their points. */
 export class Rewards extends ApiResource {
@@ -43,14 +57,20 @@ export class Rewards extends ApiResource {
    * `for await` for every reward of every page.
    */
   list(
-    params: RewardListParams = {},
-    options?: RequestOptions,
+    params?: RewardListParams | null,
+    options?: RequestOptions | null,
   ): PagePromise<Reward, RewardListParams> {
-    return this.requestPage('/v1/rewards', pageParams, rewardPage, params, options);
+    return this.requestPage(
+      '/v1/rewards',
+      pageParamsSchema,
+      rewardPage,
+      listParams(params),
+      options,
+    );
   }
 
   /** Gets one reward: `GET /v1/rewards/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Reward>> {
+  get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Reward>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/rewards/${pathId(id)}` }),
       rewardResponse,

@@ -1,21 +1,16 @@
 /**
  * Schema pieces several resources share: how records are read and how lists are paged.
  *
- * Responses are checked for shape (types, required fields), not for ranges or formats: the
- * service is the authority on its own values, and a stricter check would only turn a harmless
- * difference into a failure in customer code. Inputs are checked fully, before anything is sent.
+ * The schemas are the SDK's internal statement of the contract: each resource exports a plain
+ * interface for customers, and test/types proves the two agree. Responses are checked for shape
+ * (types, required fields), not for ranges or formats: the service is the authority on its own
+ * values, and how a difference is reported follows the client's `validateResponses`. Inputs are
+ * checked fully, before anything is sent.
  */
 import * as z from 'zod/mini';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../contract.js';
+import type { PageParams } from '../core/pagination.js';
 import { integer, rule } from '../core/validation.js';
-
-/**
- * An enumeration the service may extend (contract §3): any string parses, so a value added later
- * never fails a response, while the type still offers the known values for completion.
- */
-export function openEnum<Known extends string>(): z.ZodMiniType<Known | (string & {})> {
-  return z.string();
-}
 
 /** A record id (a UUID on the wire), kept as sent. */
 export const recordId = z.string();
@@ -33,11 +28,8 @@ export const uuidParam = z
 
 /** The paging parameters of every paginated list (contract §4, §5), to spread into a list's params. */
 export const pageParamsShape = {
-  /** Page number, from 1 (the default). Asking for a page switches the list to page mode. */
   page: z.optional(integer(1)),
-  /** Records per page, 1–100; the service's default is 20. */
   limit: z.optional(integer(PAGE_LIMIT_MIN, PAGE_LIMIT_MAX)),
-  /** The opaque `next_cursor` of an earlier page, to continue from there. */
   cursor: z.optional(
     z
       .string()
@@ -45,5 +37,15 @@ export const pageParamsShape = {
   ),
 };
 
-/** The params of a list that takes paging parameters only. */
-export const pageParams = z.strictObject(pageParamsShape);
+/** The params of a list that takes paging parameters only, such as `users.list()`. */
+export const pageParamsSchema = z.strictObject(pageParamsShape);
+
+/**
+ * A list's params as the core pages through them: none (`undefined` or `null`) is no params, and
+ * a null field is an absent one, so neither is sent nor carried to the next page.
+ */
+export function listParams<Params extends PageParams>(params: Params | null | undefined): Params {
+  if (params === null || params === undefined) return {} as Params;
+  if (typeof params !== 'object') return params;
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== null)) as Params;
+}

@@ -1,68 +1,88 @@
 import * as z from 'zod/mini';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract.js';
 import type { ApiPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/request.js';
+import type { RequestOptions } from '../core/config.js';
 import { ApiResource, type DataResponse, dataSchema, pathId } from '../core/resource.js';
-import { parseInput, rule } from '../core/validation.js';
-import { openEnum, recordId, timestamp } from './shared.js';
+import { openEnum, parseInput, rule } from '../core/validation.js';
+import { recordId, timestamp } from './shared.js';
 
-/** Subscribes a webhook to every event type, present and future. */
-type AllEvents = '*';
+/**
+ * A registered endpoint that receives event deliveries. Every field is the contract's
+ * assumption: the service description does not show the webhook record (docs/assumptions.md).
+ *
+ * Fields the service adds later stay on the object at run time but are not part of this type; to
+ * read one, name it in a cast: `(webhook as Webhook & { failures?: number }).failures`.
+ */
+export interface Webhook {
+  /** The webhook's id: a UUID, lower-case. */
+  id: string;
+  /** Where deliveries go: an https URL (http only on a loopback host, for local receivers). */
+  url: string;
+  /**
+   * The subscribed event types, such as `recognition.created`, or `["*"]` for all, present and
+   * future. May hold types added after this SDK version.
+   */
+  events: (WebhookEventType | '*' | (string & {}))[];
+  /** A note about the webhook, or null when it has none. */
+  description: string | null;
+  /** Whether deliveries are being sent. */
+  enabled: boolean;
+  /** When it was registered: an ISO 8601 UTC timestamp string, such as `2026-11-21T09:30:00Z`. */
+  created_at: string;
+}
+
+/** A webhook as its creation returns it: with the signing secret, which no other call shows. */
+export interface WebhookWithSecret extends Webhook {
+  /** The signing secret, `whsec_` then base64: store it to verify deliveries. */
+  secret: string;
+}
 
 const webhookShape = {
-  /** The webhook's id: a UUID, lower-case. */
   id: recordId,
-  /** Where deliveries go: an https URL. */
   url: z.string(),
-  /** The subscribed event types, or `["*"]` for all; may hold types added after this SDK. */
-  events: z.array(openEnum<WebhookEventType | AllEvents>()),
-  /** A note about the webhook, or null when it has none. */
+  events: z.array(openEnum([...WEBHOOK_EVENT_TYPES, '*'])),
   description: z.nullable(z.string()),
-  /** Whether deliveries are being sent. */
   enabled: z.boolean(),
-  /** When it was registered: ISO 8601, UTC, such as `2026-11-21T09:30:00Z`. */
   created_at: timestamp,
 };
 
-const webhookSchema = z.looseObject(webhookShape);
-const webhookWithSecretSchema = z.looseObject({
-  ...webhookShape,
-  /** The signing secret (`whsec_…`) for verifying deliveries. Returned only by creation. */
-  secret: z.string(),
-});
+/** The schema of {@link Webhook}; loose, so fields added later are kept. */
+export const webhookSchema = z.looseObject(webhookShape);
+
+/** The schema of {@link WebhookWithSecret}; loose, so fields added later are kept. */
+export const webhookWithSecretSchema = z.looseObject({ ...webhookShape, secret: z.string() });
 
 const webhookResponse = dataSchema(webhookSchema);
 const webhookListResponse = dataSchema(z.array(webhookSchema));
 const webhookWithSecretResponse = dataSchema(webhookWithSecretSchema);
 
-// The URL parser rather than z.url(): the same check, smaller in the bundle.
-const urlParam = z
-  .string()
-  .check(rule((url) => (isHttpsUrl(url) ? undefined : 'must be an https URL')));
+// The hosts on which a receiver may listen without TLS (contract §4): a developer's machine.
+const LOOPBACK_NAMES: readonly string[] = ['localhost', '[::1]'];
+const LOOPBACK_IPV4 = /^127(\.\d{1,3}){3}$/;
 
-function isHttpsUrl(url: string): boolean {
-  try {
-    return new URL(url).protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+// The URL parser rather than z.url(): the same check, smaller in the bundle. It also puts hosts
+// in one form (lower case, `127.1` as `127.0.0.1`), so the loopback test sees what is connected to.
+const urlParam = z.string().check(
+  rule((text) => {
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (url?.protocol === 'https:') return undefined;
+    const loopback =
+      url !== undefined &&
+      (LOOPBACK_NAMES.includes(url.hostname) || LOOPBACK_IPV4.test(url.hostname));
+    return url?.protocol === 'http:' && loopback
+      ? undefined
+      : 'must be an https URL (http only on localhost, 127.0.0.0/8 or [::1])';
+  }),
+);
 
-const EVENT_TYPES: readonly string[] = [...WEBHOOK_EVENT_TYPES, '*'];
-
-// The checks guarantee the declared type: known types, or "*" alone. The input may be readonly,
-// so a constant list (`as const`) can be passed as it is.
+/**
+ * What the service accepts as `events` in every version (contract §4): a non-empty list of event
+ * types, or `["*"]` alone. Types are not limited to the 18 this SDK knows, so a type the service
+ * adds later can be subscribed to; the service rejects a type it does not have.
+ */
 const eventsParam = z
   .array(
-    z
-      .unknown()
-      .check(
-        rule((event) =>
-          EVENT_TYPES.includes(event as string)
-            ? undefined
-            : `must be a known event type or "*", not ${JSON.stringify(event)}`,
-        ),
-      ),
+    z.string().check(rule((event) => (event === '' ? 'must not be an empty string' : undefined))),
   )
   .check(
     rule((events) =>
@@ -72,50 +92,55 @@ const eventsParam = z
           ? 'must be ["*"] alone or a list of event types without "*"'
           : undefined,
     ),
-  ) as z.ZodMiniType<
-  WebhookEventType[] | [AllEvents],
-  readonly WebhookEventType[] | readonly [AllEvents]
->;
+  ) as z.ZodMiniType<string[], readonly EventTypeParam[]>;
 
-const createParamsSchema = z.strictObject({
-  /** Where deliveries go: an https URL. */
-  url: urlParam,
+/** An event type to subscribe to: one of the 18 this SDK knows, a later one, or `*` (all). */
+type EventTypeParam = WebhookEventType | '*' | (string & {});
+
+/** The body of {@link Webhooks.create}. */
+export interface WebhookCreateParams {
+  /**
+   * Where deliveries go: an https URL. An http URL is accepted only on a loopback host
+   * (`localhost`, 127.0.0.0/8, `[::1]`), for a receiver on the developer's machine.
+   */
+  url: string;
   /** The event types to deliver, at least one, or `["*"]` for all, present and future. */
+  events: readonly EventTypeParam[];
+  /** A note about the webhook, for people reading the list; null or absent for none. */
+  description?: string | null | undefined;
+}
+
+/** The schema of {@link WebhookCreateParams}: the body of `POST /v1/webhooks`. */
+export const webhookCreateParamsSchema = z.strictObject({
+  url: urlParam,
   events: eventsParam,
-  /** A note about the webhook, for people reading the list. */
-  description: z.optional(z.string()),
+  description: z.optional(z.nullable(z.string())),
 });
-
-const updateParamsSchema = z.strictObject({
-  /** A new delivery address: an https URL. */
-  url: z.optional(urlParam),
-  /** The new event types to deliver, at least one, or `["*"]` for all, present and future. */
-  events: z.optional(eventsParam),
-  /** A new note about the webhook. */
-  description: z.optional(z.string()),
-  /** False pauses deliveries; true resumes them. */
-  enabled: z.optional(z.boolean()),
-});
-
-/**
- * A registered endpoint that receives event deliveries. `events` lists the subscribed event
- * types, or is `["*"]` for all; it may hold types added later.
- */
-export interface Webhook extends z.output<typeof webhookSchema> {}
-
-/** A webhook as its creation returns it: with the signing `secret` (`whsec_…`), shown only then. */
-export interface WebhookWithSecret extends z.output<typeof webhookWithSecretSchema> {}
-
-/** The body of {@link Webhooks.create}: an https `url` and a non-empty `events` list or `["*"]`. */
-export interface WebhookCreateParams extends z.input<typeof createParamsSchema> {}
 
 /** The body of {@link Webhooks.update}: any subset of the create fields, plus `enabled`. */
-export interface WebhookUpdateParams extends z.input<typeof updateParamsSchema> {}
+export interface WebhookUpdateParams {
+  /** A new delivery address: https, or http on a loopback host. */
+  url?: string | undefined;
+  /** The new event types to deliver, at least one, or `["*"]` for all, present and future. */
+  events?: readonly EventTypeParam[] | undefined;
+  /** A new note about the webhook; null removes it. */
+  description?: string | null | undefined;
+  /** False pauses deliveries; true resumes them. */
+  enabled?: boolean | undefined;
+}
+
+/** The schema of {@link WebhookUpdateParams}: the body of `PATCH /v1/webhooks/{id}`. */
+export const webhookUpdateParamsSchema = z.strictObject({
+  url: z.optional(urlParam),
+  events: z.optional(eventsParam),
+  description: z.optional(z.nullable(z.string())),
+  enabled: z.optional(z.boolean()),
+});
 
 /** Webhooks: the endpoints that receive event deliveries. */
 export class Webhooks extends ApiResource {
   /** Lists every webhook: `GET /v1/webhooks`. Not paginated: one answer holds them all. */
-  list(options?: RequestOptions): ApiPromise<DataResponse<Webhook[]>> {
+  list(options?: RequestOptions | null): ApiPromise<DataResponse<Webhook[]>> {
     return this.request(
       () => ({ method: 'GET', path: '/v1/webhooks' }),
       webhookListResponse,
@@ -124,7 +149,7 @@ export class Webhooks extends ApiResource {
   }
 
   /** Gets one webhook: `GET /v1/webhooks/{id}`. */
-  get(id: string, options?: RequestOptions): ApiPromise<DataResponse<Webhook>> {
+  get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Webhook>> {
     return this.request(
       () => ({ method: 'GET', path: `/v1/webhooks/${pathId(id)}` }),
       webhookResponse,
@@ -138,13 +163,13 @@ export class Webhooks extends ApiResource {
    */
   create(
     params: WebhookCreateParams,
-    options?: RequestOptions,
+    options?: RequestOptions | null,
   ): ApiPromise<DataResponse<WebhookWithSecret>> {
     return this.request(
       () => ({
         method: 'POST',
         path: '/v1/webhooks',
-        body: parseInput(createParamsSchema, params),
+        body: parseInput(webhookCreateParamsSchema, params),
       }),
       webhookWithSecretResponse,
       options,
@@ -155,13 +180,13 @@ export class Webhooks extends ApiResource {
   update(
     id: string,
     params: WebhookUpdateParams,
-    options?: RequestOptions,
+    options?: RequestOptions | null,
   ): ApiPromise<DataResponse<Webhook>> {
     return this.request(
       () => ({
         method: 'PATCH',
         path: `/v1/webhooks/${pathId(id)}`,
-        body: parseInput(updateParamsSchema, params),
+        body: parseInput(webhookUpdateParamsSchema, params),
       }),
       webhookResponse,
       options,
@@ -169,7 +194,7 @@ export class Webhooks extends ApiResource {
   }
 
   /** Deletes a webhook: `DELETE /v1/webhooks/{id}`. Resolves to nothing (204). */
-  delete(id: string, options?: RequestOptions): ApiPromise<void> {
+  delete(id: string, options?: RequestOptions | null): ApiPromise<void> {
     return this.request(
       () => ({ method: 'DELETE', path: `/v1/webhooks/${pathId(id)}` }),
       null,
