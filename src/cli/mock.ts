@@ -7,9 +7,15 @@ import {
   UsageError,
 } from './command.js';
 import { loadTesting } from './testing.js';
+import {
+  DEFAULT_RATE_LIMIT_TIER,
+  ENV_API_KEY,
+  ENV_BASE_URL,
+  type RateLimitTier,
+} from '../contract.js';
 
 const DEFAULT_PORT = 4010;
-const TIERS = [10, 100, 1000] as const;
+const TIERS: readonly RateLimitTier[] = [10, 100, 1000];
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** `employee-recognition mock`: the mock API on 127.0.0.1 until Ctrl-C or SIGTERM. */
@@ -27,7 +33,7 @@ Options:
   --port <n>             Port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
   --seed <n>             Seeds the data and the test key: the same seed, the same mock (default 1)
   --recognitions <n>     How many recognitions to seed (default 300)
-  --tier <10|100|1000>   Requests per window the test key may make (default 100)
+  --tier <10|100|1000>   Requests per window the test key may make (default ${DEFAULT_RATE_LIMIT_TIER})
   --window-ms <ms>       Length of the rate-limit window (default 60000, a minute)
   -h, --help             Show this help`,
   async run(args) {
@@ -48,7 +54,7 @@ Options:
     const recognitions = integerOption('recognitions', values.recognitions, 0, 1_000_000);
     const windowMs = integerOption('window-ms', values['window-ms'], 1, 24 * 60 * 60 * 1000);
     const tier = values.tier === undefined ? undefined : Number(values.tier);
-    if (tier !== undefined && !TIERS.includes(tier as (typeof TIERS)[number])) {
+    if (tier !== undefined && !TIERS.includes(tier as RateLimitTier)) {
       throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not "${values.tier}".`);
     }
 
@@ -65,7 +71,7 @@ Options:
       {
         key: createMockApi({ seed, recognitions: 0 }).testKey,
         scopes: '*' as const,
-        rateLimit: tier as (typeof TIERS)[number],
+        rateLimit: tier as RateLimitTier,
       },
     ];
     let server;
@@ -85,19 +91,21 @@ Options:
       return EXIT.failure;
     }
     const { url, api } = server;
+    // Listening before the exports are printed: whoever reads them may signal at once.
+    const stopped = new Promise<string>((resolve) => {
+      for (const name of STOP_SIGNALS) process.once(name, () => resolve(name));
+    });
     process.stdout.write(`Mock Employee Recognition API at ${url}
 Test key, with every scope: ${api.testKey}
 
 Point the SDK at it:
-  export RECOGNITION_BASE_URL=${url}
-  export RECOGNITION_API_KEY=${api.testKey}
+  export ${ENV_BASE_URL}=${url}
+  export ${ENV_API_KEY}=${api.testKey}
 
 Webhooks registered with webhooks.create get signed events (http://127.0.0.1 receivers too).
 Ctrl-C stops it.
 `);
-    const signal = await new Promise<string>((resolve) => {
-      for (const name of STOP_SIGNALS) process.once(name, () => resolve(name));
-    });
+    const signal = await stopped;
     process.stdout.write(`\n${signal}: stopping the mock API.\n`);
     await server.close();
     return EXIT.ok;

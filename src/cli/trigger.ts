@@ -1,5 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@employee-recognition/sdk';
 import type { MockCollection, MockStore } from '@employee-recognition/sdk/testing';
+// Constants only: the bundler copies the few it uses, so the bin carries no second client.
+import { ENV_WEBHOOK_SECRET, WEBHOOK_DELIVERY_TIMEOUT_MS } from '../contract.js';
 import {
   type Command,
   describe,
@@ -9,8 +11,6 @@ import {
   UsageError,
 } from './command.js';
 import { loadTesting } from './testing.js';
-
-const ENV_WEBHOOK_SECRET = 'RECOGNITION_WEBHOOK_SECRET';
 // Enough of a rejecting receiver's answer to show why it refused.
 const REPLY_SNIPPET_CHARS = 300;
 
@@ -23,7 +23,7 @@ export const trigger: Command = {
 Sends one signed Standard Webhooks delivery of a realistic <event-type> event to <receiver>,
 as the service would: POST, JSON body, webhook-id, webhook-timestamp and webhook-signature
 headers. Prints the receiver's status and the time taken. A receiver that answers other than
-2xx, or none within 15 s, or cannot be reached, gives exit code 1 and the reason.
+2xx, or none within ${WEBHOOK_DELIVERY_TIMEOUT_MS / 1000} s, or cannot be reached, gives exit code 1 and the reason.
 
 Event types:
 ${wrap(WEBHOOK_EVENT_TYPES.join(', '), '  ')}
@@ -66,7 +66,7 @@ Options:
     }
     const data = values.data === undefined ? undefined : await readJsonFile('data', values.data);
 
-    // The mock delivers the event: its signing, its 15 s timeout, one attempt (no retries).
+    // The mock delivers the event: its signing, its timeout, one attempt (no retries).
     let failure: string | undefined;
     let reply = '';
     const api = createMockApi({

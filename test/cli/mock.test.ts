@@ -1,0 +1,120 @@
+import { Client } from '@employee-recognition/sdk';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, startTestServer } from '../support/http-server.js';
+import { type InstalledCli, installCli, type RunningCli } from './installed-cli.js';
+
+let cli: InstalledCli;
+
+beforeAll(async () => {
+  cli = await installCli();
+}, 180_000);
+
+afterAll(async () => {
+  await cli?.remove();
+});
+
+async function startMock(
+  args: string[],
+): Promise<{ mock: RunningCli; baseUrl: string; apiKey: string }> {
+  const mock = cli.start(['mock', '--port', '0', ...args]);
+  const [, baseUrl] = await mock.waitFor(/export RECOGNITION_BASE_URL=(\S+)/);
+  const [, apiKey] = await mock.waitFor(/export RECOGNITION_API_KEY=(\S+)/);
+  return { mock, baseUrl: baseUrl!, apiKey: apiKey! };
+}
+
+describe('employee-recognition mock', () => {
+  it('serves the seeded data, tier and window it is given to the SDK, and SIGTERM stops it with exit 0', async () => {
+    const { mock, baseUrl, apiKey } = await startMock([
+      '--seed',
+      '7',
+      '--recognitions',
+      '12',
+      '--tier',
+      '10',
+      '--window-ms',
+      '5000',
+    ]);
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new Client({ baseUrl, apiKey, maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const recognition of client.recognitions.list({ limit: 5 }))
+      ids.push(recognition.id);
+    expect(ids).toHaveLength(12);
+    const { response } = await client.users.list().withResponse();
+    expect(response.headers.get('x-ratelimit-limit')).toBe('10');
+
+    mock.child.kill('SIGTERM');
+    const result = await mock.exited;
+    expect(result).toMatchObject({ code: 0, signal: null });
+    expect(result.stdout).toContain('SIGTERM: stopping the mock API.');
+  });
+
+  it('gives the same test key for the same seed, whatever the tier, and stops on SIGINT with exit 0', async () => {
+    const first = await startMock(['--seed', '3']);
+    first.mock.child.kill('SIGINT');
+    expect(await first.mock.exited).toMatchObject({ code: 0, signal: null });
+    const second = await startMock(['--seed', '3', '--tier', '1000']);
+    second.mock.child.kill('SIGINT');
+    expect(await second.mock.exited).toMatchObject({ code: 0, signal: null });
+    expect(second.apiKey).toBe(first.apiKey);
+  });
+
+  it('delivers signed events to a webhook registered on http://127.0.0.1', async () => {
+    const deliveries: { body: string; headers: Record<string, string> }[] = [];
+    const receiver = await startTestServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        deliveries.push({ body, headers: request.headers as Record<string, string> });
+        response.writeHead(204).end();
+      });
+    });
+    const { mock, baseUrl, apiKey } = await startMock([]);
+    try {
+      const client = new Client({ baseUrl, apiKey, maxRetries: 0 });
+      const { data: webhook } = await client.webhooks.create({
+        url: `${receiver.url}/webhooks`,
+        events: ['recognition.created'],
+      });
+      const { data: users } = await client.users.list({ limit: 3 });
+      const { data: created } = await client.recognitions.create({
+        recipient_id: users[1]!.id,
+        message: 'Thanks for the local receiver!',
+      });
+      await mock.waitFor(/webhook recognition\.created -> \S+: 204/);
+      expect(deliveries).toHaveLength(1);
+      const event = new Webhook(webhook.secret).verify(deliveries[0]!.body, deliveries[0]!.headers);
+      expect(event).toMatchObject({ type: 'recognition.created', data: { id: created.id } });
+    } finally {
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+      await receiver.close();
+    }
+  });
+
+  it('fails with exit 1 and says so when the port is taken', async () => {
+    const { mock, baseUrl } = await startMock([]);
+    try {
+      const port = new URL(baseUrl).port;
+      const result = await cli.run(['mock', '--port', port]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`port ${port} is in use`);
+    } finally {
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    }
+  });
+
+  it('rejects a tier the contract does not have with exit 2, before starting', async () => {
+    const result = await cli.run([
+      'mock',
+      '--tier',
+      '50',
+      '--port',
+      new URL(await closedPort()).port,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--tier must be one of 10, 100, 1000');
+  });
+});
