@@ -14,13 +14,13 @@ export type WebhookVerificationErrorReason =
  * the service retries once it is fixed. The message never contains the secret.
  */
 export class WebhookVerificationError extends Error {
-  override name = 'WebhookVerificationError';
   /** The failed check, for code to branch on. */
   readonly reason: WebhookVerificationErrorReason;
 
   /** @param reason - The failed check. @param message - A human-readable explanation. */
   constructor(reason: WebhookVerificationErrorReason, message: string) {
     super(message);
+    this.name = 'WebhookVerificationError';
     this.reason = reason;
   }
 }

@@ -4,6 +4,7 @@ import type {
   Budget,
   KnownWebhookEvent,
   Recognition,
+  RecognitionParticipant,
   Reward,
   Team,
   TeamMemberEventData,
@@ -69,16 +70,55 @@ describe('WebhookEvent types', () => {
     };
   });
 
-  it('describes data for exactly the 18 types of the contract', () => {
+  it('describes data for exactly the event types of the contract (WEBHOOK_EVENT_TYPES)', () => {
     expectTypeOf<keyof WebhookEventDataMap>().toEqualTypeOf<WebhookEventType>();
     expectTypeOf<KnownWebhookEvent['type']>().toEqualTypeOf<WebhookEventType>();
   });
 
-  it('keeps fields and enumeration values that later API versions add', () => {
-    expectTypeOf<Recognition['reactions']>().toBeUnknown();
+  it('keeps enumeration values that later API versions add', () => {
     expectTypeOf<'admin'>().toExtend<User['role']>();
     expectTypeOf<'auditor'>().toExtend<User['role']>();
     expectTypeOf<User['team_id']>().toEqualTypeOf<string | null>();
+  });
+
+  it('types every payload as a plain interface, without an index signature', () => {
+    // Distributes over a union: true for each member that has one.
+    type IndexSignatureOf<Data> = Data extends unknown
+      ? string extends keyof Data
+        ? true
+        : never
+      : never;
+    type Payloads = WebhookEventDataMap[WebhookEventType];
+    type Nested = RecognitionParticipant | TeamMemberEventData['team' | 'user'];
+    expectTypeOf<IndexSignatureOf<Payloads | Nested>>().toBeNever();
+    expectTypeOf<Budget>().not.toHaveProperty('message');
+  });
+
+  it('makes a field the payload lacks, or a typo, a compile error', () => {
+    // Each line below must fail to compile: `tsc --noEmit` (npm run typecheck) checks this file,
+    // and an @ts-expect-error that finds no error is itself an error.
+    (event: WebhookEvent) => {
+      switch (event.type) {
+        case 'budget.depleted':
+          // @ts-expect-error A budget has no message: that is a recognition's field.
+          void event.data.message;
+          break;
+        case 'recognition.created':
+          // @ts-expect-error A typo of message.
+          void event.data.mesage;
+          // @ts-expect-error A typo of points.
+          void event.data.point;
+          // @ts-expect-error The field is created_at.
+          void event.data.createdAt;
+          // @ts-expect-error A participant has id and name only.
+          void event.data.sender.email;
+          break;
+        case 'team.member_added':
+          // @ts-expect-error The data holds team and user, not the fields of either.
+          void event.data.name;
+          break;
+      }
+    };
   });
 
   it('does not let a plain string pass for a type this version does not know', () => {
