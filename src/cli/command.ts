@@ -71,7 +71,7 @@ export function integerOption(
 export async function readJsonArgument(name: string, value: string): Promise<unknown> {
   return value.startsWith('@')
     ? readJsonFile(name, value.slice(1))
-    : parseJson(name, `--${name}`, value);
+    : parseJson(name, undefined, value);
 }
 
 /** JSON read from the file named by option `--name` (`-`: standard input). */
@@ -87,11 +87,12 @@ export async function readJsonFile(name: string, path: string): Promise<unknown>
 }
 
 // The option's name is in every message, so the user knows which argument to fix.
-function parseJson(name: string, source: string, text: string): unknown {
+function parseJson(name: string, source: string | undefined, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--${name}: ${source} is not JSON: ${describe(error)}`);
+    const what = source === undefined ? `--${name}` : `--${name} (${source})`;
+    throw new UsageError(`${what} is not JSON: ${describe(error)}`);
   }
 }
 
