@@ -24,7 +24,8 @@ export default tseslint.config(
         'error',
         { allowInterfaces: 'with-single-extends' },
       ],
-      eqeqeq: ['error', 'always'],
+      // `== null` reads as "absent": per-call options take null and undefined alike.
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
       // A `let` assigned once after a closure that reads it cannot be `const`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       'no-console': 'off',

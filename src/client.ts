@@ -1,5 +1,20 @@
-import { type ClientOptions, resolveConfig } from './core/config.js';
-import { createTransport } from './core/request.js';
+import { API_VERSION_PREFIX } from './contract.js';
+import type { ApiPromise } from './core/api-promise.js';
+import {
+  type ClientOptions,
+  ConfigurationError,
+  type RequestOptions,
+  resolveConfig,
+} from './core/config.js';
+import type { PageParams, PagePromise } from './core/pagination.js';
+import { anyPage, sendPageRequest, sendRequest } from './core/resource.js';
+import {
+  type HttpMethod,
+  NotJson,
+  type QueryValue,
+  type SharedState,
+  Transport,
+} from './core/request.js';
 import { Analytics } from './resources/analytics.js';
 import { Budgets } from './resources/budgets.js';
 import { Recognitions } from './resources/recognitions.js';
@@ -7,6 +22,21 @@ import { Rewards } from './resources/rewards.js';
 import { Teams } from './resources/teams.js';
 import { Users } from './resources/users.js';
 import { Webhooks } from './resources/webhooks.js';
+
+/** Options of the raw requests (`client.get` …): a query, a JSON body, and the per-call options. */
+export interface RawRequestOptions extends RequestOptions {
+  /** Query parameters; `null` and `undefined` values are left out. */
+  query?: Record<string, QueryValue> | null | undefined;
+  /** The JSON body of a POST or PATCH. */
+  body?: unknown;
+}
+
+/** What `withOptions()` may change: every option but the credential, which the new client shares. */
+export type ClientOverrides = Omit<ClientOptions, 'apiKey'>;
+
+// What a derived client inherits without it showing in the public constructor: the rate-limit
+// state, so a client and those made from it pace as one. Keyed by the options object it made.
+const inherited = new WeakMap<ClientOptions, SharedState>();
 
 /**
  * The Employee Recognition API client.
@@ -37,13 +67,16 @@ export class Client {
   readonly budgets: Budgets;
   /** Analytics: the recognition summary of a period. */
   readonly analytics: Analytics;
+  readonly #transport: Transport;
+  readonly #derive: (overrides: ClientOverrides) => Client;
 
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
     this.baseUrl = config.baseUrl;
     this.timeout = config.timeout;
     this.maxRetries = config.maxRetries;
-    const transport = createTransport(config);
+    const transport = new Transport(config, inherited.get(options));
+    this.#transport = transport;
     this.recognitions = new Recognitions(transport);
     this.users = new Users(transport);
     this.rewards = new Rewards(transport);
@@ -51,6 +84,73 @@ export class Client {
     this.webhooks = new Webhooks(transport);
     this.budgets = new Budgets(transport);
     this.analytics = new Analytics(transport);
+    // The credential stays in this closure, as in the transport's: the new client gets it here.
+    this.#derive = (overrides) => {
+      const next: ClientOptions = { ...options, ...overrides, apiKey: config.apiKey };
+      const derived = resolveConfig(next);
+      if (derived.baseUrl === config.baseUrl && derived.rateLimit === config.rateLimit) {
+        inherited.set(next, transport.shared);
+      }
+      return new Client(next);
+    };
+  }
+
+  /**
+   * A new client with some options changed (timeout, maxRetries, headers, logLevel, logger,
+   * hooks, fetchOptions, baseUrl, rateLimit …). It shares this client's credential, and its
+   * rate-limit pacing where the service is the same.
+   */
+  withOptions(overrides: ClientOverrides): Client {
+    return this.#derive(overrides);
+  }
+
+  /** GET any path of the API, with the client's auth, retries, errors, logging and hooks. */
+  get<T = unknown>(path: string, options?: RawRequestOptions): ApiPromise<T> {
+    return this.#raw('GET', path, options);
+  }
+
+  /** POST any path of the API; sent with an Idempotency-Key like every write. */
+  post<T = unknown>(path: string, options?: RawRequestOptions): ApiPromise<T> {
+    return this.#raw('POST', path, options);
+  }
+
+  /** PATCH any path of the API; sent with an Idempotency-Key like every write. */
+  patch<T = unknown>(path: string, options?: RawRequestOptions): ApiPromise<T> {
+    return this.#raw('PATCH', path, options);
+  }
+
+  /** DELETE any path of the API. */
+  delete<T = unknown>(path: string, options?: RawRequestOptions): ApiPromise<T> {
+    return this.#raw('DELETE', path, options);
+  }
+
+  /**
+   * A paginated list at any path, as the SDK's own lists: await it for the first page, iterate it
+   * for every record. The envelope (`data`, `pagination`) is checked; records come as received.
+   */
+  getPage<Item = unknown>(
+    path: string,
+    options?: RawRequestOptions,
+  ): PagePromise<Item, PageParams & Record<string, QueryValue>> {
+    const { query, body: _body, ...rest } = options ?? {};
+    return sendPageRequest(
+      this.#transport,
+      checkPath(path),
+      undefined,
+      anyPage,
+      checkQuery(query),
+      rest,
+    );
+  }
+
+  #raw<T>(method: HttpMethod, path: string, options: RawRequestOptions | undefined): ApiPromise<T> {
+    const { query, body, ...rest } = options ?? {};
+    return sendRequest(
+      this.#transport,
+      () => ({ method, path: checkPath(path), query: checkQuery(query), body }),
+      ({ body: received }) => (received instanceof NotJson ? received.text : received) as T,
+      rest,
+    );
   }
 
   /** What `JSON.stringify` shows: the settings, never the credential. */
@@ -62,4 +162,46 @@ export class Client {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Client ${JSON.stringify(this.toJSON())}`;
   }
+}
+
+// A path segment's characters (RFC 3986 pchar); `%` only as an escape.
+const PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/**
+ * A raw request's path: under `/v1/`, and unable to leave the base URL: no scheme, no `//`, no
+ * dot segments (encoded or not), no query or fragment (pass `query`).
+ */
+function checkPath(path: unknown): string {
+  if (
+    typeof path !== 'string' ||
+    !path.startsWith(`${API_VERSION_PREFIX}/`) ||
+    path.includes('//') ||
+    DOT_SEGMENT.test(path) ||
+    !PATH.test(path)
+  ) {
+    throw new ConfigurationError(
+      'path',
+      `A raw request's path must start with ${API_VERSION_PREFIX}/ and hold only URL path characters, without // or dot segments; pass the query as \`query\`.`,
+    );
+  }
+  return path;
+}
+
+function checkQuery(
+  query: Record<string, QueryValue> | null | undefined,
+): Record<string, QueryValue> | undefined {
+  if (query == null) return undefined;
+  const valid =
+    typeof query === 'object' &&
+    Object.values(query).every(
+      (value) => value == null || ['string', 'number', 'boolean'].includes(typeof value),
+    );
+  if (!valid) {
+    throw new ConfigurationError(
+      'query',
+      '`query` must map names to strings, numbers or booleans.',
+    );
+  }
+  return query;
 }

@@ -14,6 +14,8 @@ export const API_VERSION_PREFIX = '/v1';
 /** Environment variables read where `process.env` exists (contract §1, §2). */
 export const ENV_API_KEY = 'RECOGNITION_API_KEY';
 export const ENV_BASE_URL = 'RECOGNITION_BASE_URL';
+/** Sets the client's `logLevel` where no option does. */
+export const ENV_LOG_LEVEL = 'RECOGNITION_LOG';
 export const ENV_WEBHOOK_SECRET = 'RECOGNITION_WEBHOOK_SECRET';
 
 /** API keys: `rk_live_` or `rk_test_` then at least 24 alphanumerics (contract §2). */

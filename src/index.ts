@@ -1,10 +1,21 @@
-export { Client } from './client.js';
+export { Client, type ClientOverrides, type RawRequestOptions } from './client.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './contract.js';
 export type { RateLimitInfo, WithResponse } from './core/api-promise.js';
 export { ApiPromise } from './core/api-promise.js';
-export type { ApiKeySource, ClientOptions } from './core/config.js';
+export type {
+  ApiKeySource,
+  AttemptContext,
+  ClientOptions,
+  FetchOptions,
+  Hooks,
+  Logger,
+  LogLevel,
+  RequestOptions,
+  ResponseContext,
+  RetryContext,
+} from './core/config.js';
 export { ConfigurationError } from './core/config.js';
-export type { ApiErrorInit, ErrorDetail, ResponseIssue } from './core/errors.js';
+export type { ApiErrorInit, ErrorDetail, RequestTarget, ResponseIssue } from './core/errors.js';
 export {
   ApiConnectionError,
   ApiError,
@@ -14,16 +25,18 @@ export {
   BadRequestError,
   ConflictError,
   EmployeeRecognitionError,
+  HookError,
   InternalServerError,
   InvalidResponseError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ResponseTooLargeError,
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { PageParams, PageResponse, Pagination } from './core/pagination.js';
 export { Page, PagePromise } from './core/pagination.js';
-export type { RequestOptions } from './core/request.js';
+export type { QueryValue } from './core/request.js';
 export type { DataResponse } from './core/resource.js';
 export { Analytics, type AnalyticsSummary } from './resources/analytics.js';
 export { type Budget, Budgets } from './resources/budgets.js';

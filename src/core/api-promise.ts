@@ -1,20 +1,8 @@
-import {
-  HEADER_RATE_LIMIT_LIMIT,
-  HEADER_RATE_LIMIT_REMAINING,
-  HEADER_RATE_LIMIT_RESET,
-  HEADER_REQUEST_ID,
-} from '../contract.js';
+import { HEADER_REQUEST_ID } from '../contract.js';
+import { parseRateLimit, type RateLimitInfo } from '../internal/headers.js';
 import type { RawResponse } from './request.js';
 
-/** The X-RateLimit-* headers of an answer, parsed. */
-export interface RateLimitInfo {
-  /** Requests allowed per window (the key's tier). */
-  limit: number;
-  /** Requests left in the current window. */
-  remaining: number;
-  /** When the window resets. */
-  reset: Date;
-}
+export type { RateLimitInfo } from '../internal/headers.js';
 
 /** What `withResponse()` gives: the call's result beside the HTTP answer it came from. */
 export interface WithResponse<T> {
@@ -97,13 +85,4 @@ export class ApiPromise<T> implements PromiseLike<T> {
   get [Symbol.toStringTag](): string {
     return 'ApiPromise';
   }
-}
-
-/** Parses X-RateLimit-Limit, -Remaining and -Reset (Unix seconds); undefined if any is missing. */
-export function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
-  const limit = Number(headers.get(HEADER_RATE_LIMIT_LIMIT) ?? Number.NaN);
-  const remaining = Number(headers.get(HEADER_RATE_LIMIT_REMAINING) ?? Number.NaN);
-  const reset = Number(headers.get(HEADER_RATE_LIMIT_RESET) ?? Number.NaN);
-  if ([limit, remaining, reset].some(Number.isNaN)) return undefined;
-  return { limit, remaining, reset: new Date(reset * 1000) };
 }

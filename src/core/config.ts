@@ -4,59 +4,200 @@ import {
   DEFAULT_BASE_URL,
   ENV_API_KEY,
   ENV_BASE_URL,
+  ENV_LOG_LEVEL,
+  HEADER_IDEMPOTENCY_KEY,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
 } from '../contract.js';
 import { EmployeeRecognitionError } from './errors.js';
 
-/** An API key or OAuth access token, or a function that returns one (called before each attempt). */
-export type ApiKeySource = string | (() => string | Promise<string>);
+/**
+ * An API key or OAuth access token, or a function that returns one. The function is called before
+ * each attempt; after a 401 it is called once more with `{ forceRefresh: true }` and the call is
+ * retried with what it returns.
+ */
+export type ApiKeySource =
+  string | ((context: { forceRefresh: boolean }) => string | Promise<string>);
+
+/** How much the SDK logs, from nothing to every attempt. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/** Where log lines go: `console`, or a pino, winston or similar logger. */
+export interface Logger {
+  /** Every attempt, with bodies truncated. */
+  debug(message: string): void;
+  /** Every wait over a second, with its cause. */
+  info(message: string): void;
+  /** What the SDK itself doubts, such as an answer that differs from the contract. */
+  warn(message: string): void;
+  /** A hook or credential function that failed. */
+  error(message: string): void;
+}
+
+/** What every hook learns about an attempt. It never holds the credential. */
+export interface AttemptContext {
+  /** The request's method, such as `GET`. */
+  method: string;
+  /** The request's URL, query included. */
+  url: string;
+  /** The API path, such as `/v1/users`. */
+  path: string;
+  /** The attempt's number, from 1; retries and followed redirects count up. */
+  attempt: number;
+  /** The headers sent, without `Authorization`. */
+  headers: Headers;
+}
+
+/** What `afterResponse` hooks learn: the attempt and its answer (the body is the SDK's to read). */
+export interface ResponseContext extends AttemptContext {
+  /** The answer's status. */
+  status: number;
+  /** The answer's headers. */
+  responseHeaders: Headers;
+  /** Milliseconds from sending to the answer's headers. */
+  durationMs: number;
+}
+
+/** What `beforeRetry` hooks learn: the failed attempt, why it is retried and how long the SDK waits. */
+export interface RetryContext extends AttemptContext {
+  /** Why, such as `status 503` or `Retry-After` or `connection error`. */
+  reason: string;
+  /** Milliseconds the SDK waits before the next attempt. */
+  delayMs: number;
+  /** The failure of the attempt. */
+  error: EmployeeRecognitionError;
+}
+
+/**
+ * Functions the SDK calls around every attempt, named as ky names them. Each kind runs in order;
+ * one that throws fails the call with a {@link HookError}. Client hooks run before a call's own.
+ */
+export interface Hooks {
+  /** Before each attempt is sent. */
+  beforeRequest?: ((context: AttemptContext) => void | Promise<void>)[] | undefined;
+  /** After each attempt's answer arrives, before its body is read. */
+  afterResponse?: ((context: ResponseContext) => void | Promise<void>)[] | undefined;
+  /** Before the SDK waits for a retry. */
+  beforeRetry?: ((context: RetryContext) => void | Promise<void>)[] | undefined;
+  /** Once, with the error a call is about to fail with. */
+  beforeError?:
+    | ((error: EmployeeRecognitionError, context: AttemptContext) => void | Promise<void>)[]
+    | undefined;
+}
+
+/**
+ * `RequestInit` fields passed to every `fetch`: undici's `dispatcher` (a proxy) in Node,
+ * `credentials`, `cache`, `keepalive`, `mode` in browsers. Method, headers, body, signal and
+ * redirect are the SDK's own.
+ */
+export type FetchOptions = Omit<
+  RequestInit,
+  'method' | 'headers' | 'body' | 'signal' | 'redirect'
+> &
+  Record<string, unknown>;
 
 /** Options of `new Client()`. Every one is optional where an environment variable can stand in. */
 export interface ClientOptions {
-  /** API key (`rk_live_…`/`rk_test_…`) or OAuth access token, or a function returning one, so a
-   * token can be refreshed. Defaults to the `RECOGNITION_API_KEY` environment variable. */
+  /**
+   * API key (`rk_live_…`/`rk_test_…`) or OAuth access token, or a function returning one, so a
+   * token can be refreshed. Defaults to the `RECOGNITION_API_KEY` environment variable.
+   */
   apiKey?: ApiKeySource | undefined;
-  /** Service address. Defaults to `RECOGNITION_BASE_URL`, then the public API. A trailing `/` or
-   * `/v1` is accepted. */
+  /** Service address. Defaults to `RECOGNITION_BASE_URL`, then the public API. A trailing `/` or `/v1` is accepted. */
   baseUrl?: string | undefined;
-  /** Milliseconds one attempt may take before it is abandoned (and retried). Default 30000. */
+  /** Milliseconds one attempt may take for its headers, and again for its body. Default 30000. */
   timeout?: number | undefined;
   /** Further attempts after a retryable failure. Default 2. */
   maxRetries?: number | undefined;
-  /** A fetch implementation to use instead of the global one (a mock, a proxy agent). */
+  /** A fetch implementation to use instead of the global one. */
   fetch?: typeof globalThis.fetch | undefined;
-  /** Headers sent with every request. */
-  headers?: Record<string, string> | undefined;
-  /** `'auto'` paces requests by the service's X-RateLimit-* headers so bursts avoid 429s.
-   * Default `'off'`: requests go at once and a 429 is retried after Retry-After. */
+  /** Extra `RequestInit` fields for every fetch, such as undici's `dispatcher` for a proxy. */
+  fetchOptions?: FetchOptions | undefined;
+  /** Headers sent with every request. A `null` value leaves a header out. */
+  headers?: Record<string, string | null | undefined> | undefined;
+  /**
+   * `'auto'` (the default) paces requests by the service's X-RateLimit-* headers, so bulk jobs
+   * run at the rate limit without 429s; `'off'` sends at once and retries a 429 after Retry-After.
+   */
   rateLimit?: 'auto' | 'off' | undefined;
+  /** What the SDK logs. Default `'warn'`, or the `RECOGNITION_LOG` environment variable. */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go. Default `console`. */
+  logger?: Logger | undefined;
+  /** Functions called around every attempt of every call. */
+  hooks?: Hooks | undefined;
+  /** Largest body the SDK reads, in bytes after decompression. Default 8 MiB. */
+  maxResponseBytes?: number | undefined;
+  /**
+   * How answers are checked against the contract's record shapes. `'warn'` (the default) returns
+   * a record that differs as received and logs the difference once; `'strict'` fails the call
+   * with InvalidResponseError; `'off'` checks only the envelope (`data`, `pagination`, ids).
+   */
+  validateResponses?: 'warn' | 'strict' | 'off' | undefined;
+  /**
+   * Allows an API key in a browser, where every visitor can read it. Off by default: in a browser
+   * use the signed-in user's own OAuth token (or a token function) instead.
+   */
+  dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/** Per-call options, accepted as the last argument of every method. `null` counts as absent. */
+export interface RequestOptions {
+  /** Cancels the call at once, retries included. */
+  signal?: AbortSignal | null | undefined;
+  /** Milliseconds one attempt may take; overrides the client's `timeout`. */
+  timeout?: number | null | undefined;
+  /** Further attempts after a retryable failure; overrides the client's `maxRetries`. */
+  maxRetries?: number | null | undefined;
+  /** Extra headers for this call, replacing the client's of the same name (in any case). */
+  headers?: Record<string, string | null | undefined> | null | undefined;
+  /** Idempotency-Key for a POST or PATCH; by default a fresh UUID per call, kept across retries. */
+  idempotencyKey?: string | null | undefined;
+  /** Hooks for this call, run after the client's. */
+  hooks?: Hooks | null | undefined;
+  /** `RequestInit` fields for this call's fetches, over the client's. */
+  fetchOptions?: FetchOptions | null | undefined;
 }
 
 /** Defaults of {@link ClientOptions}, in one place. */
 export const CLIENT_DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
-  rateLimit: 'off',
+  rateLimit: 'auto',
+  logLevel: 'warn',
+  maxResponseBytes: 8 * 1024 * 1024,
+  validateResponses: 'warn',
 } as const;
 
 /** The longest timer JavaScript runtimes can set (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
+const MAX_RETRIES = 100;
+const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
+const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+const HOOK_KINDS = ['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeError'] as const;
 
 /** The options a client runs with, after defaults and environment fallbacks. */
 export interface ClientConfig {
   apiKey: ApiKeySource;
   baseUrl: string;
   timeout: number;
+  /** Whether `timeout` was chosen by the caller: only then does it bound time queued for the rate limit. */
+  timeoutGiven: boolean;
   maxRetries: number;
   fetch: typeof globalThis.fetch | undefined;
+  fetchOptions: FetchOptions | undefined;
   headers: Record<string, string>;
   rateLimit: 'auto' | 'off';
+  logLevel: LogLevel;
+  logger: Logger;
+  hooks: Required<Hooks>;
+  maxResponseBytes: number;
+  validateResponses: 'warn' | 'strict' | 'off';
 }
 
-/** A client option that cannot work. Thrown by `new Client()`, never later. */
+/** A client or call option that cannot work. Nothing is sent; the message never quotes a value. */
 export class ConfigurationError extends EmployeeRecognitionError {
-  /** The class name, `'ConfigurationError'`, as stack traces and logs show it. */
   override name = 'ConfigurationError';
-  /** The option at fault, such as `apiKey`. */
+  /** The option at fault, such as `apiKey` or `headers`. */
   readonly option: string;
 
   constructor(option: string, message: string) {
@@ -67,6 +208,9 @@ export class ConfigurationError extends EmployeeRecognitionError {
 
 /** Applies defaults and environment fallbacks, and rejects what cannot work, at construction. */
 export function resolveConfig(options: ClientOptions): ClientConfig {
+  if (options === null || typeof options !== 'object') {
+    throw new ConfigurationError('options', 'new Client() takes an options object.');
+  }
   const apiKey = options.apiKey ?? readEnv(ENV_API_KEY);
   if (apiKey === undefined || apiKey === '') {
     throw new ConfigurationError(
@@ -74,22 +218,112 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
       `No API key: pass \`apiKey\` to new Client() or set the ${ENV_API_KEY} environment variable.`,
     );
   }
-  if (typeof apiKey === 'string')
+  if (typeof apiKey === 'string') {
     checkCredential(apiKey, (message) => new ConfigurationError('apiKey', message));
-  else if (typeof apiKey !== 'function') {
+    guardBrowser(apiKey, options.dangerouslyAllowBrowser);
+  } else if (typeof apiKey !== 'function') {
     throw new ConfigurationError(
       'apiKey',
       '`apiKey` must be a string or a function returning one.',
     );
   }
+  const logger = options.logger ?? console;
+  if (!isLogger(logger)) {
+    throw new ConfigurationError(
+      'logger',
+      '`logger` must have debug, info, warn and error methods.',
+    );
+  }
   return {
     apiKey,
     baseUrl: normalizeBaseUrl(options.baseUrl ?? readEnv(ENV_BASE_URL) ?? DEFAULT_BASE_URL),
-    timeout: checkNumber('timeout', options.timeout ?? CLIENT_DEFAULTS.timeout, 1, MAX_TIMEOUT_MS),
-    maxRetries: checkNumber('maxRetries', options.maxRetries ?? CLIENT_DEFAULTS.maxRetries, 0, 100),
-    fetch: options.fetch,
-    headers: { ...options.headers },
-    rateLimit: checkRateLimit(options.rateLimit ?? CLIENT_DEFAULTS.rateLimit),
+    timeout: checkTimeout(options.timeout ?? CLIENT_DEFAULTS.timeout),
+    timeoutGiven: options.timeout != null,
+    maxRetries: checkMaxRetries(options.maxRetries ?? CLIENT_DEFAULTS.maxRetries),
+    fetch: checkFunction('fetch', options.fetch),
+    fetchOptions: checkObject('fetchOptions', options.fetchOptions),
+    headers: checkHeaders('headers', options.headers),
+    rateLimit: checkChoice('rateLimit', options.rateLimit ?? CLIENT_DEFAULTS.rateLimit, [
+      'auto',
+      'off',
+    ]),
+    logLevel: checkChoice('logLevel', options.logLevel ?? envLogLevel(), LOG_LEVELS),
+    logger,
+    hooks: mergeHooks(emptyHooks(), options.hooks, 'hooks'),
+    maxResponseBytes: checkInteger(
+      'maxResponseBytes',
+      options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+      1,
+      MAX_RESPONSE_BYTES,
+    ),
+    validateResponses: checkChoice(
+      'validateResponses',
+      options.validateResponses ?? CLIENT_DEFAULTS.validateResponses,
+      ['warn', 'strict', 'off'],
+    ),
+  };
+}
+
+function isLogger(logger: unknown): logger is Logger {
+  const candidate = logger as Partial<Record<keyof Logger, unknown>> | null;
+  return (['debug', 'info', 'warn', 'error'] as const).every(
+    (level) => typeof candidate?.[level] === 'function',
+  );
+}
+
+/** What a call's options are laid over: the client's, with the headers every request sends. */
+export type CallDefaults = Pick<
+  ClientConfig,
+  'timeout' | 'timeoutGiven' | 'maxRetries' | 'headers' | 'hooks' | 'fetchOptions'
+>;
+
+/** The options of one call, checked and laid over the client's. */
+export interface CallConfig {
+  signal: AbortSignal | undefined;
+  timeout: number;
+  /** Whether the caller chose the timeout (client or call): only then does it bound queueing. */
+  timeoutGiven: boolean;
+  maxRetries: number;
+  /** Every header to send but Authorization, names lower-cased. */
+  headers: Record<string, string>;
+  hooks: Required<Hooks>;
+  fetchOptions: FetchOptions | undefined;
+}
+
+/**
+ * Checks a call's options as the client's are checked, and lays them over the client's. Headers
+ * merge by name in any case, so a header given under any spelling is the only one sent; for POST
+ * and PATCH the Idempotency-Key comes from `idempotencyKey`, else from the headers, else a UUID.
+ */
+export function resolveCallConfig(
+  config: CallDefaults,
+  options: RequestOptions | null | undefined,
+  method: string,
+): CallConfig {
+  const call = options ?? {};
+  if (typeof call !== 'object') {
+    throw new ConfigurationError('options', 'Request options must be an object.');
+  }
+  const signal = call.signal ?? undefined;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new ConfigurationError('signal', '`signal` must be an AbortSignal.');
+  }
+  const headers = { ...config.headers, ...checkHeaders('headers', call.headers) };
+  if (method === 'POST' || method === 'PATCH') {
+    const key = call.idempotencyKey ?? headers[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID();
+    headers[HEADER_IDEMPOTENCY_KEY] = checkIdempotencyKey(key);
+  }
+  return {
+    signal,
+    timeout: call.timeout == null ? config.timeout : checkTimeout(call.timeout),
+    timeoutGiven: config.timeoutGiven || call.timeout != null,
+    maxRetries: call.maxRetries == null ? config.maxRetries : checkMaxRetries(call.maxRetries),
+    headers,
+    hooks: call.hooks == null ? config.hooks : mergeHooks(config.hooks, call.hooks, 'hooks'),
+    fetchOptions:
+      call.fetchOptions == null
+        ? config.fetchOptions
+        : { ...config.fetchOptions, ...checkObject('fetchOptions', call.fetchOptions) },
   };
 }
 
@@ -108,37 +342,185 @@ export function checkCredential(credential: string, toError: (message: string) =
   }
 }
 
-/** The service root without a trailing `/` or `/v1`: paths add `/v1/…` themselves. */
+/**
+ * In a browser every visitor can read an API key, so one is refused there unless the caller says
+ * they know (openai-node's `dangerouslyAllowBrowser`). A user's own OAuth token is what a browser
+ * app should send, and passes.
+ */
+function guardBrowser(apiKey: string, allowed: boolean | undefined): void {
+  const inBrowser = 'window' in globalThis && 'document' in globalThis;
+  if (inBrowser && API_KEY_PREFIX_PATTERN.test(apiKey) && allowed !== true) {
+    throw new ConfigurationError(
+      'dangerouslyAllowBrowser',
+      "An API key in a browser is readable by every visitor. Use the signed-in user's OAuth token (or a token function), or pass `dangerouslyAllowBrowser: true` if you accept the risk.",
+    );
+  }
+}
+
+/**
+ * The service root without a trailing `/` or `/v1`: paths add `/v1/…` themselves. Messages never
+ * quote the value: a swapped `apiKey` and `baseUrl` would otherwise print the key.
+ */
 export function normalizeBaseUrl(baseUrl: string): string {
+  if (typeof baseUrl !== 'string') {
+    throw new ConfigurationError('baseUrl', '`baseUrl` must be a string.');
+  }
   const trimmed = baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw new ConfigurationError('baseUrl', `\`baseUrl\` is not an absolute URL: ${trimmed}`);
+    throw new ConfigurationError('baseUrl', '`baseUrl` is not an absolute http(s) URL.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigurationError('baseUrl', '`baseUrl` must use http or https.');
   }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError(
+      'baseUrl',
+      '`baseUrl` must not hold a user name or password: pass the credential as `apiKey`.',
+    );
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigurationError('baseUrl', '`baseUrl` must not hold a query or fragment.');
+  }
   return trimmed;
 }
 
-function checkRateLimit(value: string): 'auto' | 'off' {
-  if (value !== 'auto' && value !== 'off') {
-    throw new ConfigurationError('rateLimit', "`rateLimit` must be 'auto' or 'off'.");
+function checkChoice<T extends string>(option: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) {
+    throw new ConfigurationError(option, `\`${option}\` must be one of: ${choices.join(', ')}.`);
+  }
+  return value as T;
+}
+
+function checkTimeout(value: unknown): number {
+  if (typeof value !== 'number' || !(value >= 1 && value <= MAX_TIMEOUT_MS)) {
+    throw new ConfigurationError(
+      'timeout',
+      `\`timeout\` must be a number of ms from 1 to ${MAX_TIMEOUT_MS}.`,
+    );
   }
   return value;
 }
 
-function checkNumber(option: string, value: number, min: number, max: number): number {
-  if (typeof value !== 'number' || !(value >= min && value <= max)) {
-    throw new ConfigurationError(option, `\`${option}\` must be a number from ${min} to ${max}.`);
+function checkMaxRetries(value: unknown): number {
+  return checkInteger('maxRetries', value, 0, MAX_RETRIES);
+}
+
+function checkInteger(option: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must be a whole number from ${min} to ${max}.`,
+    );
   }
   return value;
+}
+
+function checkFunction<T>(option: string, value: T | null | undefined): T | undefined {
+  if (value == null) return undefined;
+  if (typeof value !== 'function') {
+    throw new ConfigurationError(option, `\`${option}\` must be a function.`);
+  }
+  return value;
+}
+
+function checkObject<T extends object>(option: string, value: T | null | undefined): T | undefined {
+  if (value == null) return undefined;
+  if (typeof value !== 'object') {
+    throw new ConfigurationError(option, `\`${option}\` must be an object.`);
+  }
+  return value;
+}
+
+// RFC 9110 token characters for names; values are bytes 0x20–0xFF and tab, without CR, LF or NUL,
+// which is what `Headers` accepts. Checked here so a bad header is a typed error before sending,
+// never fetch's TypeError quoting the value.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Header names lower-cased and checked; `null` and `undefined` values leave a header out. */
+function checkHeaders(
+  option: string,
+  headers: Record<string, string | null | undefined> | null | undefined,
+): Record<string, string> {
+  const checked: Record<string, string> = {};
+  if (headers == null) return checked;
+  if (typeof headers !== 'object' || headers instanceof Headers || Array.isArray(headers)) {
+    throw new ConfigurationError(
+      option,
+      `\`${option}\` must be an object of header names to strings.`,
+    );
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) {
+      throw new ConfigurationError(
+        option,
+        `\`${option}\` has a header name that is not a valid HTTP token.`,
+      );
+    }
+    if (value == null) continue;
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+      throw new ConfigurationError(
+        option,
+        `\`${option}\`: the value of ${name} must be a string without line breaks, control or non-Latin-1 characters.`,
+      );
+    }
+    checked[name.toLowerCase()] = value;
+  }
+  return checked;
+}
+
+function checkIdempotencyKey(key: unknown): string {
+  if (
+    typeof key !== 'string' ||
+    key.length < 1 ||
+    key.length > IDEMPOTENCY_KEY_MAX_LENGTH ||
+    !/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(key)
+  ) {
+    throw new ConfigurationError(
+      'idempotencyKey',
+      `The Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
+    );
+  }
+  return key;
+}
+
+function emptyHooks(): Required<Hooks> {
+  return { beforeRequest: [], afterResponse: [], beforeRetry: [], beforeError: [] };
+}
+
+/** The hooks of `base` followed by those of `extra`, each checked to be a list of functions. */
+function mergeHooks(
+  base: Required<Hooks>,
+  extra: Hooks | null | undefined,
+  option: string,
+): Required<Hooks> {
+  if (extra == null) return base;
+  if (typeof extra !== 'object') {
+    throw new ConfigurationError(option, `\`${option}\` must be an object of hook lists.`);
+  }
+  const merged = { ...base };
+  for (const kind of HOOK_KINDS) {
+    const list: unknown = extra[kind];
+    if (list == null) continue;
+    if (!Array.isArray(list) || !list.every((hook) => typeof hook === 'function')) {
+      throw new ConfigurationError(option, `\`${option}.${kind}\` must be an array of functions.`);
+    }
+    merged[kind] = [...base[kind], ...list] as never;
+  }
+  return merged;
+}
+
+function envLogLevel(): LogLevel {
+  const level = readEnv(ENV_LOG_LEVEL)?.trim().toLowerCase();
+  // A mistyped variable must not stop every client of the process from starting.
+  return LOG_LEVELS.includes(level as LogLevel) ? (level as LogLevel) : CLIENT_DEFAULTS.logLevel;
 }
 
 /** An environment variable where the runtime has `process.env` and lets us read it (Deno may not). */
-function readEnv(name: string): string | undefined {
+export function readEnv(name: string): string | undefined {
   try {
     return globalThis.process?.env?.[name] || undefined;
   } catch {

@@ -1,17 +1,14 @@
-import { ERROR_CODES } from '../contract.js';
+import { ERROR_CODES, HEADER_REQUEST_ID } from '../contract.js';
+import type { ErrorDetail } from '../internal/wire.js';
 
-/** Base class of every error the SDK throws, so one `catch` with `instanceof` can serve them all. */
+export type { ErrorDetail } from '../internal/wire.js';
+
+/**
+ * Base class of every error the SDK throws, so one `catch` with `instanceof` can serve them all.
+ * Each subclass sets `name` to its own class name, as stack traces and logs show it.
+ */
 export class EmployeeRecognitionError extends Error {
-  /** The class name, `'EmployeeRecognitionError'`, as stack traces and logs show it. */
   override name = 'EmployeeRecognitionError';
-}
-
-/** One field-level problem, as the service's error body lists them under `details`. */
-export interface ErrorDetail {
-  /** The input field at fault, such as `recipient_id`. */
-  field: string;
-  /** What is wrong with it, such as `must be a UUID`. */
-  message: string;
 }
 
 /**
@@ -22,7 +19,7 @@ export interface ErrorDetail {
 export interface ApiErrorInit {
   /** HTTP status of the answer, such as 404. */
   status: number;
-  /** The error body's human-readable message; becomes the error's `message`. */
+  /** The error body's human-readable message; the error's `message` starts with it. */
   message: string;
   /**
    * Machine-readable code from the error body, such as `not_found`; by default the contract's
@@ -37,14 +34,17 @@ export interface ApiErrorInit {
   details?: ErrorDetail[] | undefined;
   /** True when the SDK raised the error itself, before sending anything; by default false. */
   local?: boolean | undefined;
+  /** The request's method, such as `GET`; absent for local errors. */
+  method?: string | undefined;
+  /** The request's URL, query included; absent for local errors. */
+  url?: string | undefined;
 }
 
 /**
  * The service answered with a non-2xx status (or, for `local` errors, would have: the SDK found
- * the input invalid before sending it).
+ * the input invalid before sending it). The message names the status, code, method and URL.
  */
 export class ApiError extends EmployeeRecognitionError {
-  /** The class name, `'ApiError'`, as stack traces and logs show it. */
   override name = 'ApiError';
   /** HTTP status of the answer. */
   readonly status: number;
@@ -52,71 +52,52 @@ export class ApiError extends EmployeeRecognitionError {
   readonly code: string;
   /** The `X-Request-Id` of the answer: quote it when contacting support. */
   readonly requestId: string | undefined;
-  /** Headers of the answer (empty for local errors). */
+  /** Headers of the answer, the credential redacted (empty for local errors). */
   readonly headers: Headers;
   /** Field-level problems, where the error body lists them. */
   readonly details: ErrorDetail[] | undefined;
   /** True when the SDK raised this error itself, before any request left. */
   readonly local: boolean;
+  /** The request's method, such as `POST`; undefined for local errors. */
+  readonly method: string | undefined;
+  /** The request's URL, query included; undefined for local errors. */
+  readonly url: string | undefined;
 
   constructor(init: ApiErrorInit) {
-    super(init.message);
+    const code = init.code ?? defaultCode(init.status);
+    super(
+      init.method && init.url
+        ? `${init.message} (${init.status} ${code} from ${init.method} ${init.url})`
+        : init.message,
+    );
     this.status = init.status;
-    this.code = init.code ?? defaultCode(init.status);
+    this.code = code;
     this.requestId = init.requestId;
     this.headers = init.headers ?? new Headers();
     this.details = init.details;
     this.local = init.local ?? false;
+    this.method = init.method;
+    this.url = init.url;
   }
 }
 
-/** 400: the request's parameters were invalid. */
-export class BadRequestError extends ApiError {
-  /** The class name, `'BadRequestError'`, as stack traces and logs show it. */
-  override name = 'BadRequestError';
-}
+/** 400: the request's parameters (query, paging, filters) were invalid. */
+export class BadRequestError extends ApiError { override name = 'BadRequestError'; } // prettier-ignore
 /** 401: the credential is missing, malformed, unknown or expired. */
-export class AuthenticationError extends ApiError {
-  /** The class name, `'AuthenticationError'`, as stack traces and logs show it. */
-  override name = 'AuthenticationError';
-}
+export class AuthenticationError extends ApiError { override name = 'AuthenticationError'; } // prettier-ignore
 /** 403: the credential lacks the scope the operation needs. */
-export class PermissionDeniedError extends ApiError {
-  /** The class name, `'PermissionDeniedError'`, as stack traces and logs show it. */
-  override name = 'PermissionDeniedError';
-}
+export class PermissionDeniedError extends ApiError { override name = 'PermissionDeniedError'; } // prettier-ignore
 /** 404: the resource does not exist. */
-export class NotFoundError extends ApiError {
-  /** The class name, `'NotFoundError'`, as stack traces and logs show it. */
-  override name = 'NotFoundError';
-}
+export class NotFoundError extends ApiError { override name = 'NotFoundError'; } // prettier-ignore
 /** 409: the Idempotency-Key was already used with a different body. */
-export class ConflictError extends ApiError {
-  /** The class name, `'ConflictError'`, as stack traces and logs show it. */
-  override name = 'ConflictError';
-}
+export class ConflictError extends ApiError { override name = 'ConflictError'; } // prettier-ignore
 /** 422: the body failed validation, on the service or (with `local: true`) in the SDK. */
-export class UnprocessableEntityError extends ApiError {
-  /** The class name, `'UnprocessableEntityError'`, as stack traces and logs show it. */
-  override name = 'UnprocessableEntityError';
-}
-/**
- * The UnprocessableEntityError the SDK raises itself, before sending: what the service would
- * answer (422 `validation_error`), with `local: true` and a message naming every field.
- */
-export function localValidationError(details: ErrorDetail[]): UnprocessableEntityError {
-  return new UnprocessableEntityError({
-    status: 422,
-    code: 'validation_error',
-    message: details.map((detail) => `${detail.field}: ${detail.message}`).join('; '),
-    details,
-    local: true,
-  });
-}
+export class UnprocessableEntityError extends ApiError { override name = 'UnprocessableEntityError'; } // prettier-ignore
+/** 500 and above: the service failed. */
+export class InternalServerError extends ApiError { override name = 'InternalServerError'; } // prettier-ignore
 
 /** 429: the rate limit was exceeded and retrying did not help, or would wait too long. */
 export class RateLimitError extends ApiError {
-  /** The class name, `'RateLimitError'`, as stack traces and logs show it. */
   override name = 'RateLimitError';
   /** How long the service asked to wait before the next attempt, in milliseconds. */
   readonly retryAfter: number | undefined;
@@ -126,26 +107,125 @@ export class RateLimitError extends ApiError {
     this.retryAfter = init.retryAfter;
   }
 }
-/** 500 and above: the service failed. */
-export class InternalServerError extends ApiError {
-  /** The class name, `'InternalServerError'`, as stack traces and logs show it. */
-  override name = 'InternalServerError';
+
+const ERROR_CLASSES: Record<number, typeof ApiError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** The ApiError subclass for a status: callers branch on it with `instanceof`. */
+export function errorClassFor(status: number): typeof ApiError {
+  return ERROR_CLASSES[status] ?? (status >= 500 ? InternalServerError : ApiError);
 }
 
-/** No answer arrived: DNS failure, refused or reset connection, or a body cut short. */
+function defaultCode(status: number): string {
+  return ERROR_CODES[status as keyof typeof ERROR_CODES] ?? `http_${status}`;
+}
+
+/** What the SDK found wrong with the caller's input, before sending: one message for all fields. */
+function describeDetails(details: ErrorDetail[]): string {
+  return details.map((detail) => `${detail.field}: ${detail.message}`).join('; ');
+}
+
+/**
+ * The UnprocessableEntityError the SDK raises itself for a bad request body, before sending: what
+ * the service would answer (422 `validation_error`), with `local: true` and every field named.
+ */
+export function localValidationError(details: ErrorDetail[]): UnprocessableEntityError {
+  const message = describeDetails(details);
+  return new UnprocessableEntityError({ status: 422, message, details, local: true });
+}
+
+/**
+ * The BadRequestError the SDK raises itself for bad query parameters (paging, filters, period),
+ * before sending: what the service would answer (400 `invalid_request`), with `local: true`.
+ */
+export function localBadRequestError(details: ErrorDetail[]): BadRequestError {
+  const message = describeDetails(details);
+  return new BadRequestError({ status: 400, message, details, local: true });
+}
+
+/** Where a request went: the method and URL every transport error names. */
+export interface RequestTarget {
+  /** The request's method, such as `GET`. */
+  method: string;
+  /** The request's URL, query included. */
+  url: string;
+}
+
+/** No usable answer arrived: DNS failure, refused or reset connection, a body cut short. */
 export class ApiConnectionError extends EmployeeRecognitionError {
-  /** The class name, `'ApiConnectionError'`, as stack traces and logs show it. */
   override name = 'ApiConnectionError';
+  /** The request's method, such as `GET`. */
+  readonly method: string;
+  /** The request's URL, query included. */
+  readonly url: string;
+
+  constructor(target: RequestTarget, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.method = target.method;
+    this.url = target.url;
+  }
 }
 /** An attempt took longer than the `timeout` option and retries were used up. */
-export class ApiTimeoutError extends ApiConnectionError {
-  /** The class name, `'ApiTimeoutError'`, as stack traces and logs show it. */
-  override name = 'ApiTimeoutError';
-}
-/** The caller's AbortSignal cancelled the call. `cause` holds the signal's reason. */
+export class ApiTimeoutError extends ApiConnectionError { override name = 'ApiTimeoutError'; } // prettier-ignore
+
+/**
+ * The caller's AbortSignal cancelled the call. `cause` holds the signal's reason. Not an
+ * ApiConnectionError: code that retries connection failures must not retry a cancellation.
+ */
 export class ApiUserAbortError extends EmployeeRecognitionError {
-  /** The class name, `'ApiUserAbortError'`, as stack traces and logs show it. */
   override name = 'ApiUserAbortError';
+  /** The request's method, such as `GET`. */
+  readonly method: string;
+  /** The request's URL, query included. */
+  readonly url: string;
+
+  constructor(target: RequestTarget, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.method = target.method;
+    this.url = target.url;
+  }
+}
+
+/**
+ * An answer's body was larger than the `maxResponseBytes` option (counted after decompression):
+ * the download was cancelled. For a write the service may have done the work.
+ */
+export class ResponseTooLargeError extends ApiConnectionError {
+  override name = 'ResponseTooLargeError';
+  /** The cap that was exceeded, in bytes. */
+  readonly limit: number;
+  /** HTTP status of the answer. */
+  readonly status: number;
+
+  constructor(target: RequestTarget, status: number, limit: number) {
+    super(
+      target,
+      `The answer to ${target.method} ${target.url} (status ${status}) is larger than maxResponseBytes (${limit} bytes); its download was cancelled.`,
+    );
+    this.limit = limit;
+    this.status = status;
+  }
+}
+
+/** A hook given in the `hooks` option threw or rejected. `cause` holds what it threw. */
+export class HookError extends EmployeeRecognitionError {
+  override name = 'HookError';
+  /** The hook's kind, such as `beforeRequest`. */
+  readonly hook: string;
+
+  constructor(hook: string, cause: unknown) {
+    super(`A ${hook} hook failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.hook = hook;
+  }
 }
 
 /** One mismatch between a response and the shape the contract promises. */
@@ -157,11 +237,11 @@ export interface ResponseIssue {
 }
 
 /**
- * A 2xx answer whose body is not what the contract promises (not JSON, a missing `data`, a field
- * of the wrong type). Raised at once so the mismatch never surfaces later as a TypeError.
+ * A 2xx answer the SDK cannot use: not JSON, a missing `data`, a field of the wrong type (under
+ * `validateResponses: 'strict'`), or a list whose pages do not advance. Raised at once so the
+ * mismatch never surfaces later as a TypeError.
  */
 export class InvalidResponseError extends EmployeeRecognitionError {
-  /** The class name, `'InvalidResponseError'`, as stack traces and logs show it. */
   override name = 'InvalidResponseError';
   /** HTTP status of the answer: a 2xx. */
   readonly status: number;
@@ -183,21 +263,125 @@ export class InvalidResponseError extends EmployeeRecognitionError {
   }
 }
 
-const ERROR_CLASSES: Record<number, typeof ApiError> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  422: UnprocessableEntityError,
-  429: RateLimitError,
-};
+/** Longest excerpt of server text an error message keeps. */
+const EXCERPT_LENGTH = 200;
+/** How much of a body is looked at to make a message: enough for any title or JSON error. */
+const SCANNED_LENGTH = 64 * 1024;
 
-function defaultCode(status: number): string {
-  return ERROR_CODES[status as keyof typeof ERROR_CODES] ?? `http_${status}`;
+/**
+ * The typed error for a non-2xx answer. The body is the contract's `{ error: { code, message,
+ * details } }`, or whatever a proxy sent instead: HTML, nothing, or truncated JSON still yield the
+ * right class with the status and a readable message. `redact` removes the credential from every
+ * string taken from the answer, after JSON escapes are undone, so no echo survives.
+ */
+export function errorFromResponse(
+  response: Response,
+  text: string,
+  target: RequestTarget,
+  redact: (text: string) => string,
+  retryAfter: number | undefined,
+): ApiError {
+  const { status } = response;
+  const body = parseErrorBody(text);
+  const clean = (value: string) => escapeControls(redact(value));
+  const headers = new Headers();
+  for (const [name, value] of response.headers) headers.append(name, redact(value));
+  const init: ApiErrorInit = {
+    ...target,
+    status,
+    headers,
+    code: body?.code === undefined ? undefined : excerpt(clean(body.code)),
+    details: body?.details?.map((detail) => ({
+      field: excerpt(clean(detail.field)),
+      message: excerpt(clean(detail.message)),
+    })),
+    message: excerpt(clean(body?.message ?? describeUnexpectedBody(response, text))),
+    requestId: headers.get(HEADER_REQUEST_ID) ?? undefined,
+  };
+  if (status === 429) return new RateLimitError({ ...init, retryAfter });
+  const ErrorClass = errorClassFor(status);
+  return new ErrorClass(init);
 }
 
-/** The ApiError subclass for a status: callers branch on it with `instanceof`. */
-export function errorClassFor(status: number): typeof ApiError {
-  return ERROR_CLASSES[status] ?? (status >= 500 ? InternalServerError : ApiError);
+interface ParsedErrorBody {
+  code?: string;
+  message?: string;
+  details?: ErrorDetail[];
+}
+
+function parseErrorBody(text: string): ParsedErrorBody | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const error = (parsed as { error?: unknown } | null)?.error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, details } = error as Record<string, unknown>;
+  return {
+    ...(typeof code === 'string' && { code }),
+    ...(typeof message === 'string' && { message }),
+    ...(Array.isArray(details) && { details: details.filter(isErrorDetail) }),
+  };
+}
+
+function isErrorDetail(value: unknown): value is ErrorDetail {
+  const detail = value as Partial<ErrorDetail> | null;
+  return typeof detail?.field === 'string' && typeof detail.message === 'string';
+}
+
+/**
+ * A message for a body that is not the contract's error JSON: the HTML title, or the text with
+ * tags dropped. One forward scan with indexOf, never a regex over server text: a page of `<`
+ * characters cannot make it backtrack (issue: 150 KB froze the event loop for 16 s).
+ */
+function describeUnexpectedBody(response: Response, text: string): string {
+  const statusLine = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const scanned = text.slice(0, SCANNED_LENGTH);
+  const plain = collapseSpace(titleOf(scanned) ?? stripTags(scanned));
+  return plain ? `${statusLine}: ${plain}` : `${statusLine} (empty body)`;
+}
+
+function titleOf(html: string): string | undefined {
+  const lower = html.toLowerCase();
+  const open = lower.indexOf('<title');
+  if (open === -1) return undefined;
+  const start = lower.indexOf('>', open);
+  const end = start === -1 ? -1 : lower.indexOf('</title', start);
+  return end === -1 ? undefined : html.slice(start + 1, end);
+}
+
+function stripTags(html: string): string {
+  let plain = '';
+  let position = 0;
+  while (position < html.length) {
+    const open = html.indexOf('<', position);
+    if (open === -1) break;
+    const close = html.indexOf('>', open);
+    // An unclosed `<` cannot start a tag: the rest is text.
+    if (close === -1) break;
+    plain += `${html.slice(position, open)} `;
+    position = close + 1;
+  }
+  return plain + html.slice(position);
+}
+
+function collapseSpace(text: string): string {
+  return text.split(/\s+/).join(' ').trim();
+}
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
+}
+
+/**
+ * Control characters and ANSI escapes from server text, written as `\uXXXX`: a message must not
+ * be able to forge a log line or recolour a terminal.
+ */
+export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }

@@ -1,15 +1,10 @@
+import type { PageBody, Pagination } from '../internal/wire.js';
 import { ApiPromise } from './api-promise.js';
-import type { RawResponse, RequestOptions } from './request.js';
+import { ConfigurationError, type RequestOptions } from './config.js';
+import { EmployeeRecognitionError, InvalidResponseError } from './errors.js';
+import type { RawResponse } from './request.js';
 
-/** The `pagination` object of a list answer (contract §5). */
-export interface Pagination {
-  /** The page number of this page (1-based). */
-  page: number;
-  /** Pages in the whole list; 0 for an empty list. */
-  total_pages: number;
-  /** Cursor of the next page in cursor mode; null at the end. */
-  next_cursor?: string | null | undefined;
-}
+export type { Pagination } from '../internal/wire.js';
 
 /** Paging parameters every paginated list accepts. */
 export interface PageParams {
@@ -22,12 +17,10 @@ export interface PageParams {
 }
 
 /** The body of a list answer (contract §5): one page of records and where it stands. */
-export interface PageResponse<Item> {
-  /** The records of the page; empty past the last page. */
-  data: Item[];
-  /** Where the page stands in the list. */
-  pagination: Pagination;
-}
+export type PageResponse<Item> = PageBody<Item>;
+
+/** `toArray` collects at most this many records: larger exports should stream with `for await`. */
+const TO_ARRAY_MAX = 10_000;
 
 /** Fetches one page of a list for the given parameters; made by the resource that owns the list. */
 export type PageFetcher<Item, Params extends PageParams> = (
@@ -87,13 +80,20 @@ export class Page<Item, Params extends PageParams = PageParams> {
   /** Requests the next page. Throws if there is none: check {@link hasNextPage} first. */
   getNextPage(options: RequestOptions = this.#options): PagePromise<Item, Params> {
     const params = this.nextPageParams();
-    if (params === null) throw new RangeError('This is the last page: check hasNextPage() first.');
+    if (params === null) {
+      throw new EmployeeRecognitionError('This is the last page: check hasNextPage() first.');
+    }
     return this.#fetchPage(params, options);
   }
 
   /** The body as the service sent it, without the methods. */
   toJSON(): PageResponse<Item> {
     return { data: this.data, pagination: this.pagination };
+  }
+
+  /** Every record from this page on, for `for await (const r of await client.users.list())`. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of iteratePages(this, this.#options)) yield* page.data;
   }
 }
 
@@ -129,6 +129,26 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
   }
 
   /**
+   * The first `limit` records of the list (1 to 10,000), in order. Fetches no page past the one
+   * holding the last record it keeps; for larger exports iterate with `for await`.
+   */
+  async toArray({ limit }: { limit: number }): Promise<Item[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > TO_ARRAY_MAX) {
+      throw new ConfigurationError(
+        'limit',
+        `\`limit\` must be a whole number from 1 to ${TO_ARRAY_MAX}.`,
+      );
+    }
+    const items: Item[] = [];
+    const needsMore = (page: Page<Item, Params>) => items.length + page.data.length < limit;
+    for await (const page of iteratePages(this.then(), this.#options, needsMore)) {
+      items.push(...page.data.slice(0, limit - items.length));
+      if (items.length >= limit) break;
+    }
+    return items;
+  }
+
+  /**
    * Every record of every page, in order, for `for await`. Pages are fetched one ahead; breaking
    * out cancels the page fetched ahead.
    */
@@ -137,14 +157,29 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
   }
 }
 
+/**
+ * Pages from `next` on, each fetched while the caller works on the one before, as long as
+ * `wantsNext` says the caller will want it. A list that does not advance (a cursor or page number
+ * seen before, as from a server that ignores `page`) ends with InvalidResponseError at the first
+ * repeat: no answer can make the loop endless.
+ */
 async function* iteratePages<Item, Params extends PageParams>(
-  next: PromiseLike<Page<Item, Params>> | undefined,
+  next: PromiseLike<Page<Item, Params>> | Page<Item, Params> | undefined,
   options: RequestOptions,
+  wantsNext: (page: Page<Item, Params>) => boolean = () => true,
 ): AsyncGenerator<Page<Item, Params>, void, undefined> {
+  const seen = new Set<string>();
   // `next` is overwritten every turn, so no earlier page stays reachable from this loop.
   while (next) {
     const page = await next;
-    const prefetch = page.hasNextPage() ? prefetchNext(page, options) : undefined;
+    const following = page.nextPageParams();
+    const stalled = following === null ? undefined : stalledList(following, seen);
+    if (stalled) {
+      yield page;
+      throw stalled;
+    }
+    const prefetch =
+      following !== null && wantsNext(page) ? prefetchNext(page, options) : undefined;
     next = prefetch?.page;
     let resumed = false;
     try {
@@ -156,6 +191,24 @@ async function* iteratePages<Item, Params extends PageParams>(
       if (!resumed && prefetch && !prefetch.settled) prefetch.abort();
     }
   }
+}
+
+/** The error for a next page seen before, or undefined when the list advances (and is noted). */
+function stalledList(following: PageParams, seen: Set<string>): InvalidResponseError | undefined {
+  const [field, value] =
+    following.cursor === undefined
+      ? ['pagination.page', `page ${following.page}`]
+      : ['pagination.next_cursor', `cursor ${following.cursor}`];
+  if (!seen.has(value)) {
+    seen.add(value);
+    return undefined;
+  }
+  return new InvalidResponseError({
+    message: `The list does not advance: the service led to ${value.slice(0, 100)} a second time, so iteration stopped.`,
+    status: 200,
+    requestId: undefined,
+    issues: [{ path: field, message: 'repeats an earlier page' }],
+  });
 }
 
 /** Starts fetching the page after `page`, cancellable on its own or by the caller's signal. */

@@ -1,214 +1,567 @@
-import ky, { HTTPError, type Options, TimeoutError } from 'ky';
-import { HEADER_IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_MAX_LENGTH } from '../contract.js';
+import { HEADER_REQUEST_ID } from '../contract.js';
+import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
-import { type ApiKeySource, type ClientConfig, checkCredential } from './config.js';
-import { apiErrorFromResponse } from './error-response.js';
+import {
+  type ApiKeySource,
+  type AttemptContext,
+  type CallConfig,
+  type CallDefaults,
+  type ClientConfig,
+  checkCredential,
+  ConfigurationError,
+  type Hooks,
+  type RequestOptions,
+  resolveCallConfig,
+} from './config.js';
 import {
   ApiConnectionError,
+  ApiError,
   ApiTimeoutError,
   ApiUserAbortError,
   AuthenticationError,
   EmployeeRecognitionError,
-  localValidationError,
+  errorFromResponse,
+  HookError,
+  type RequestTarget,
+  ResponseTooLargeError,
 } from './errors.js';
-import { retryOptions } from './retry.js';
+import { Log, redactSecrets } from './logger.js';
+import { retryDelay, retryReason } from './retry.js';
 import { Throttle } from './throttle.js';
-
-/** Per-call options, accepted as the last argument of every method. */
-export interface RequestOptions {
-  /** Cancels the call at once, retries included. */
-  signal?: AbortSignal | undefined;
-  /** Milliseconds one attempt may take; overrides the client's `timeout`. */
-  timeout?: number | undefined;
-  /** Further attempts after a retryable failure; overrides the client's `maxRetries`. */
-  maxRetries?: number | undefined;
-  /** Extra headers for this call. */
-  headers?: Record<string, string> | undefined;
-  /** Idempotency-Key for a POST or PATCH; by default a fresh UUID per call, kept across retries. */
-  idempotencyKey?: string | undefined;
-}
+import type { ResponseValidation } from './validation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export type QueryValue = string | number | boolean | undefined;
+export type QueryValue = string | number | boolean | null | undefined;
 
-/** One operation of the API, as a resource describes it to the core. */
+/** One operation of the API, as a resource (or a raw request) describes it to the core. */
 export interface ApiRequest {
   method: HttpMethod;
-  /** Path from the contract, starting with `/v1/`. Ids in it are already URL-encoded. */
+  /** Path starting with `/v1/`. Ids in it are already URL-encoded. */
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
 }
 
-/** An answer with its body read: JSON parsed, or undefined for 204. */
+/** An answer with its body read: JSON parsed, a {@link NotJson}, or undefined for an empty body. */
 export interface RawResponse {
   response: Response;
   body: unknown;
 }
 
-/** Sends one API request with auth, retries and timeouts, and turns every failure into an SDK error. */
-export type Transport = (request: ApiRequest, options?: RequestOptions) => Promise<RawResponse>;
+/** A 2xx body that is not JSON; the resource layer reports it with the operation's context. */
+export class NotJson {
+  constructor(readonly text: string) {}
+}
+
+/** Redirect statuses: what the service may answer with a `Location`. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Redirects one call follows at most, as browsers and undici stop at 20; an API needs few. */
+const MAX_REDIRECTS = 5;
+/** Waits longer than this are logged at info, with their cause. */
+const LOGGED_WAIT_MS = 1000;
+/** How much of a body a debug line shows. */
+const LOGGED_BODY_LENGTH = 1000;
+
+/** What a client shares with the clients `withOptions()` derives from it. */
+export interface SharedState {
+  throttle: Throttle | undefined;
+}
 
 /**
- * Builds the transport a client uses. The credential lives only in this closure: nothing reachable
- * from the client object holds it, so no inspection or serialization can show it.
- *
- * Per call it hands ky one options object built from parts prepared here once: calling the root
- * `ky` skips the deep merge of instance defaults that `ky.create()` instances do on every call, the
- * URL arrives with its query already built (one Request instead of two), and a signal goes to ky
- * only when the caller gave one, so ky makes no AbortSignal.any() for calls without one. Those were
- * the largest per-call costs in the profile (docs/benchmarks.md).
+ * The request lifecycle of one client, in one class as ky's core/Ky.ts holds it: options, then per
+ * attempt the rate-limit queue, the credential, hooks, fetch with a deadline, redirects, the body
+ * under its cap, and the retry decision. The credential lives only in the `#authorize` closure:
+ * nothing reachable from the client holds it, so no inspection or serialization can show it.
  */
-export function createTransport(config: ClientConfig): Transport {
-  const base = baseOptions(config);
-  return async (request, options = {}) => {
-    const timeout = options.timeout ?? config.timeout;
-    let response: Response;
+export class Transport {
+  /** The client's options, without the credential. */
+  readonly config: Omit<ClientConfig, 'apiKey'>;
+  /** The client's logger behind its level. */
+  readonly log: Log;
+  /** How this client checks answers; the resources pass it to `parseResponse`. */
+  readonly validation: ResponseValidation;
+  readonly shared: SharedState;
+  readonly #authorize: (forceRefresh: boolean) => Promise<string>;
+  readonly #refreshable: boolean;
+  readonly #defaults: CallDefaults;
+
+  constructor(config: ClientConfig, shared?: SharedState) {
+    const { apiKey, ...rest } = config;
+    this.config = rest;
+    this.log = new Log(config.logger, config.logLevel);
+    this.validation = {
+      mode: config.validateResponses,
+      warn: (message) => this.log.warn(message),
+      warned: new Set(),
+    };
+    this.shared = shared ?? {
+      throttle: config.rateLimit === 'auto' ? new Throttle() : undefined,
+    };
+    this.#authorize = credentialSource(apiKey);
+    this.#refreshable = typeof apiKey === 'function';
+    this.#defaults = {
+      ...rest,
+      headers: { accept: 'application/json', ...nodeUserAgent(), ...config.headers },
+    };
+  }
+
+  /** Sends one API request with auth, retries, redirects and timeouts; every failure is an SDK error. */
+  async send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
+    const call = resolveCallConfig(this.#defaults, options, request.method);
+    const body = request.body === undefined ? undefined : serialize(request.body);
+    if (body !== undefined) call.headers['content-type'] = 'application/json';
+    return new Attempts(this, call, this.#authorize, this.#refreshable, request, body).run();
+  }
+}
+
+/** The state of one call across its attempts: its target, its count of retries and redirects. */
+class Attempts {
+  readonly #transport: Transport;
+  readonly #call: CallConfig;
+  readonly #authorize: (forceRefresh: boolean) => Promise<string>;
+  readonly #request: ApiRequest;
+  readonly #body: string | undefined;
+  readonly #deadline: number | undefined;
+  #refreshable: boolean;
+  #target: RequestTarget;
+  #headers: Record<string, string>;
+  #attemptNumber = 0;
+  #retries = 0;
+  #redirects = 0;
+  #credential = '';
+  #forceRefresh = false;
+  /** Set once a redirect leaves the service's origin: from then on no credential is sent. */
+  #crossOrigin = false;
+
+  constructor(
+    transport: Transport,
+    call: CallConfig,
+    authorize: (forceRefresh: boolean) => Promise<string>,
+    refreshable: boolean,
+    request: ApiRequest,
+    body: string | undefined,
+  ) {
+    this.#transport = transport;
+    this.#call = call;
+    this.#authorize = authorize;
+    this.#refreshable = refreshable;
+    this.#request = request;
+    this.#body = body;
+    this.#headers = call.headers;
+    this.#target = { method: request.method, url: requestUrl(transport.config.baseUrl, request) };
+    // Time queued for the rate limit counts against a timeout the caller chose (docs/reliability.md).
+    this.#deadline = call.timeoutGiven ? Date.now() + call.timeout : undefined;
+  }
+
+  async run(): Promise<RawResponse> {
+    let context: AttemptContext | undefined;
     try {
-      response = await ky(requestUrl(config.baseUrl, request), {
-        ...base,
-        method: request.method,
-        headers: requestHeaders(base.headers, request, options),
-        timeout,
-        ...(request.body !== undefined && { json: request.body }),
-        ...(options.signal && { signal: options.signal }),
-        ...(options.maxRetries !== undefined && { retry: retryOptions(options.maxRetries) }),
-      });
+      while (true) {
+        context = this.#context();
+        const outcome = await this.#attempt(context);
+        if ('result' in outcome) return outcome.result;
+        if ('next' in outcome) continue;
+        await this.#retryOrThrow(outcome.error, outcome.response, context);
+      }
     } catch (error) {
-      throw await toSdkError(error, options.signal, timeout);
+      const failure = this.#toSdkError(error);
+      if (context && !(failure instanceof HookError)) {
+        await this.#runHooks('beforeError', this.#call.hooks.beforeError, failure, context);
+      }
+      throw failure;
     }
-    return { response, body: await readBody(response, timeout, options.signal) };
+  }
+
+  #context(): AttemptContext {
+    this.#attemptNumber++;
+    return {
+      method: this.#target.method,
+      url: this.#target.url,
+      path: this.#request.path,
+      attempt: this.#attemptNumber,
+      headers: new Headers(this.#headers),
+    };
+  }
+
+  /** One attempt: a result, a redirect or refresh to follow at once, or a failure to weigh. */
+  async #attempt(
+    context: AttemptContext,
+  ): Promise<
+    | { result: RawResponse }
+    | { next: true }
+    | { error: EmployeeRecognitionError; response?: Response | undefined }
+  > {
+    const { signal } = this.#call;
+    const { throttle } = this.#transport.shared;
+    if (throttle) {
+      await throttle.acquire({
+        signal,
+        deadline: this.#deadline,
+        onWait: (ms: number, cause: string) =>
+          this.#logWait(ms, cause, `before ${this.#describe()}`),
+      });
+    }
+    let response: Response;
+    const deadline = new Deadline(this.#call.timeout, signal);
+    try {
+      this.#credential = await this.#authorize(this.#forceRefresh);
+      this.#forceRefresh = false;
+      await this.#runHooks('beforeRequest', this.#call.hooks.beforeRequest, context);
+      const started = Date.now();
+      try {
+        response = await this.#fetch(deadline.signal);
+      } catch (error) {
+        throttle?.release();
+        return { error: this.#connectionError(error, deadline) };
+      }
+      throttle?.update(response.headers);
+      const durationMs = Date.now() - started;
+      await this.#runHooks('afterResponse', this.#call.hooks.afterResponse, {
+        ...context,
+        status: response.status,
+        responseHeaders: response.headers,
+        durationMs,
+      }).catch((error: unknown) => {
+        cancel(response);
+        throw error;
+      });
+      deadline.restart();
+      if (REDIRECTS.has(response.status) || response.type === 'opaqueredirect') {
+        cancel(response);
+        this.#followRedirect(response);
+        return { next: true };
+      }
+      const text = await this.#readText(response, deadline);
+      this.#logAttempt(response, durationMs, text);
+      if (response.ok) return { result: { response, body: parseBody(response, text) } };
+      const error = errorFromResponse(
+        response,
+        text,
+        this.#target,
+        (value) => redactSecrets(value, this.#credential),
+        retryAfterMs(response.headers),
+      );
+      if (response.status === 401 && this.#refreshable) {
+        // A token function gets one chance to hand out a fresh token; a second 401 is final.
+        this.#refreshable = false;
+        this.#forceRefresh = true;
+        return { next: true };
+      }
+      return { error, response };
+    } catch (error) {
+      if (error instanceof EmployeeRecognitionError && !(error instanceof ApiConnectionError))
+        throw error;
+      return { error: this.#connectionError(error, deadline) };
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  #fetch(signal: AbortSignal): Promise<Response> {
+    const fetch = this.#transport.config.fetch ?? globalThis.fetch;
+    return fetch(this.#target.url, {
+      ...this.#call.fetchOptions,
+      method: this.#request.method,
+      headers: this.#crossOrigin
+        ? this.#headers
+        : { ...this.#headers, authorization: `Bearer ${this.#credential}` },
+      body: this.#body,
+      signal,
+      // Redirects are followed here, not by fetch: a write must never become a GET, and no
+      // header of the client's may reach another origin (fetch forwards all but Authorization).
+      redirect: 'manual',
+    });
+  }
+
+  /** Points the next attempt at a redirect's target, or throws when following would be unsafe. */
+  #followRedirect(response: Response): void {
+    const { method } = this.#request;
+    const location = response.headers.get('location');
+    let next: URL | undefined;
+    try {
+      next = location === null ? undefined : new URL(location, this.#target.url);
+    } catch {
+      next = undefined;
+    }
+    const sameOrigin = next?.origin === new URL(this.#target.url).origin;
+    const keepsMethod = response.status === 307 || response.status === 308;
+    if (method !== 'GET' && !(sameOrigin && keepsMethod)) {
+      throw new ApiError({
+        ...this.#target,
+        status: response.status,
+        code: 'unexpected_redirect',
+        message: `The service answered ${method} with a redirect (${response.status}) that the SDK does not follow for a write: the outcome of the write is unknown; look the record up before trying again`,
+        headers: response.headers,
+        requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+      });
+    }
+    if (
+      response.type === 'opaqueredirect' ||
+      next === undefined ||
+      !/^https?:$/.test(next.protocol)
+    ) {
+      throw new ApiConnectionError(
+        this.#target,
+        `Connection error: ${this.#describe()}: the service redirected to a location the SDK cannot follow.`,
+      );
+    }
+    if (++this.#redirects > MAX_REDIRECTS) {
+      throw new ApiConnectionError(
+        this.#target,
+        `Connection error: ${this.#describe()}: redirect count exceeded (${MAX_REDIRECTS}).`,
+      );
+    }
+    if (!sameOrigin) {
+      // Another origin gets none of the client's headers, custom ones included, nor the credential.
+      this.#headers = { accept: 'application/json' };
+      this.#crossOrigin = true;
+    }
+    this.#target = { method, url: next.href };
+  }
+
+  /** Retries after a bounded wait, or throws: the wait is known, logged and hooked before it starts. */
+  async #retryOrThrow(
+    error: EmployeeRecognitionError,
+    response: Response | undefined,
+    context: AttemptContext,
+  ): Promise<void> {
+    const reason = retryReason(error);
+    if (reason === undefined || this.#retries >= this.#call.maxRetries) throw error;
+    const delay = retryDelay(this.#retries + 1, response?.headers);
+    // A wait longer than the cap goes back to the caller at once, with `retryAfter` on a 429.
+    if (delay.tooLong) throw error;
+    this.#retries++;
+    await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, {
+      ...context,
+      reason: delay.cause ?? reason,
+      delayMs: delay.ms,
+      error,
+    });
+    this.#logWait(
+      delay.ms,
+      delay.cause ?? reason,
+      `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
+    );
+    await sleep(delay.ms, this.#call.signal);
+  }
+
+  /**
+   * The body as text, read only up to `maxResponseBytes` counted after decompression and within
+   * the attempt's deadline: a bomb, an endless stream or a stalled server end the read.
+   */
+  async #readText(response: Response, deadline: Deadline): Promise<string> {
+    const limit = this.#transport.config.maxResponseBytes;
+    const body = response.body;
+    if (body === null) return '';
+    const declared = Number(response.headers.get('content-length'));
+    if (!response.headers.has('content-encoding') && declared > limit) {
+      cancel(response);
+      throw new ResponseTooLargeError(this.#target, response.status, limit);
+    }
+    const reader = body.getReader();
+    const stop = () => reader.cancel().catch(() => {});
+    deadline.signal.addEventListener('abort', stop, { once: true });
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (deadline.signal.aborted) throw deadline.signal.reason;
+        if (done) break;
+        length += value.length;
+        if (length > limit) {
+          void stop();
+          throw new ResponseTooLargeError(this.#target, response.status, limit);
+        }
+        chunks.push(value);
+      }
+    } finally {
+      deadline.signal.removeEventListener('abort', stop);
+    }
+    return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, length));
+  }
+
+  async #runHooks<Args extends unknown[]>(
+    kind: keyof Hooks,
+    hooks: readonly ((...args: Args) => void | Promise<void>)[],
+    ...args: Args
+  ): Promise<void> {
+    for (const hook of hooks) {
+      try {
+        await hook(...args);
+      } catch (error) {
+        this.#transport.log.error(`A ${kind} hook of ${this.#describe()} failed.`);
+        throw new HookError(kind, error);
+      }
+    }
+  }
+
+  #connectionError(error: unknown, deadline: Deadline): EmployeeRecognitionError {
+    if (error instanceof EmployeeRecognitionError) return error;
+    if (this.#call.signal?.aborted) {
+      return new ApiUserAbortError(this.#target, `${this.#describe()} was aborted.`, {
+        cause: this.#call.signal.reason,
+      });
+    }
+    if (deadline.timedOut) {
+      return new ApiTimeoutError(
+        this.#target,
+        `${this.#describe()} timed out after ${this.#call.timeout} ms.`,
+      );
+    }
+    return new ApiConnectionError(
+      this.#target,
+      `Connection error: ${this.#describe()}: ${redactSecrets(networkReason(error), this.#credential)}`,
+      { cause: error },
+    );
+  }
+
+  /** Anything thrown outside an attempt (the queue, a hook, a wait) as the SDK's own error. */
+  #toSdkError(error: unknown): EmployeeRecognitionError {
+    if (error instanceof EmployeeRecognitionError) return error;
+    if (this.#call.signal?.aborted) {
+      return new ApiUserAbortError(this.#target, `${this.#describe()} was aborted.`, {
+        cause: this.#call.signal.reason,
+      });
+    }
+    return new EmployeeRecognitionError(`${this.#describe()} failed: ${networkReason(error)}`, {
+      cause: error,
+    });
+  }
+
+  #logWait(ms: number, cause: string, what: string): void {
+    if (ms > LOGGED_WAIT_MS) {
+      this.#transport.log.info(`waiting ${Math.round(ms / 1000)} s (${cause}) ${what}`);
+    }
+  }
+
+  #logAttempt(response: Response, durationMs: number, text: string): void {
+    const { log } = this.#transport;
+    if (!log.enabled('debug')) return;
+    const requestId = response.headers.get(HEADER_REQUEST_ID);
+    const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
+    log.debug(
+      `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
+    );
+  }
+
+  #describe(): string {
+    return `${this.#target.method} ${this.#target.url}`;
+  }
+}
+
+/**
+ * A per-attempt AbortSignal that fires when the caller's signal does or when `timeout` ms pass;
+ * restarted once the headers arrive so the body gets the same budget again.
+ */
+class Deadline {
+  readonly #controller = new AbortController();
+  readonly #timeout: number;
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort = () => this.#controller.abort(this.#callerSignal?.reason);
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  timedOut = false;
+
+  constructor(timeout: number, callerSignal: AbortSignal | undefined) {
+    this.#timeout = timeout;
+    this.#callerSignal = callerSignal;
+    if (callerSignal?.aborted) this.#onCallerAbort();
+    else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    this.restart();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  restart(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.timedOut = true;
+      this.#controller.abort(new DOMException('The attempt timed out.', 'TimeoutError'));
+    }, this.#timeout);
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts; leaves nothing behind. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The credential for the next attempt: the string, or what the function returns, checked. */
+function credentialSource(apiKey: ApiKeySource): (forceRefresh: boolean) => Promise<string> {
+  if (typeof apiKey === 'string') return async () => apiKey;
+  return async (forceRefresh) => {
+    let credential: unknown;
+    try {
+      credential = await apiKey({ forceRefresh });
+    } catch (cause) {
+      throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
+    }
+    const toError = (message: string) =>
+      new AuthenticationError({ status: 401, message, local: true });
+    if (typeof credential !== 'string') throw toError('The apiKey function returned no string.');
+    checkCredential(credential, toError);
+    return credential;
   };
 }
 
-interface BaseOptions extends Options {
-  headers: Record<string, string>;
-}
-
-/** The options every call of a client shares, prepared once. */
-function baseOptions(config: ClientConfig): BaseOptions {
-  const { apiKey } = config;
-  const throttle = config.rateLimit === 'auto' ? new Throttle() : undefined;
-  const fetch = throttle
-    ? throttledFetch(throttle, config.fetch ?? globalThis.fetch)
-    : config.fetch;
-  const bearer = typeof apiKey === 'string' ? `Bearer ${apiKey}` : undefined;
-  return {
-    // As ky.create() held them: one entry per lower-cased name.
-    headers: Object.fromEntries(
-      new Headers({ accept: 'application/json', ...nodeUserAgent(), ...config.headers }),
-    ),
-    retry: retryOptions(config.maxRetries),
-    ...(fetch && { fetch }),
-    hooks: {
-      // Before every attempt, so a token function can hand out a refreshed token on a retry.
-      beforeRequest: [
-        bearer
-          ? (request) => {
-              request.headers.set('authorization', bearer);
-            }
-          : async (request) => {
-              request.headers.set('authorization', `Bearer ${await resolveCredential(apiKey)}`);
-            },
-        // Waiting here, before ky starts the attempt's timer, keeps pacing out of the timeout.
-        ...(throttle ? [(request: Request) => throttle.acquire(request.signal)] : []),
-      ],
-    },
-  };
-}
-
-/** The request's URL with its query, as ky's `searchParams` would build it (undefined dropped). */
-function requestUrl(baseUrl: string, request: ApiRequest): string {
+/** The request's URL with its query; `undefined` and `null` values are left out. */
+export function requestUrl(baseUrl: string, request: ApiRequest): string {
   const url = baseUrl + request.path;
   if (request.query === undefined) return url;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(request.query)) {
-    if (value !== undefined) params.append(name, String(value));
+    if (value != null) params.append(name, String(value));
   }
   const query = params.toString();
   return query === '' ? url : `${url}?${query}`;
 }
 
-/** Tells the throttle how each attempt ended; it learns the window from the answer's headers. */
-function throttledFetch(
-  throttle: Throttle,
-  fetch: typeof globalThis.fetch,
-): typeof globalThis.fetch {
-  return async (input, init) => {
-    let response: Response;
-    try {
-      response = await fetch(input, init);
-    } catch (error) {
-      throttle.release();
-      throw error;
-    }
-    throttle.update(response.headers);
-    return response;
-  };
+/**
+ * The platform's words for a network failure, with undici's reason from `cause` brought up:
+ * `ECONNREFUSED 127.0.0.1:4010` instead of `fetch failed`.
+ */
+function networkReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  if (typeof cause?.code === 'string') return cause.code;
+  return error.message;
 }
 
-async function resolveCredential(apiKey: ApiKeySource): Promise<string> {
-  if (typeof apiKey === 'string') return apiKey;
-  let credential: unknown;
+function serialize(body: unknown): string {
   try {
-    credential = await apiKey();
-  } catch (cause) {
-    throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
+    return JSON.stringify(body);
+  } catch {
+    // BigInt values and cycles: JSON.stringify's TypeError would quote neither field nor cause.
+    throw new ConfigurationError(
+      'body',
+      'The request body cannot be written as JSON (a BigInt or a cycle?).',
+    );
   }
-  const toError = (message: string) =>
-    new AuthenticationError({ status: 401, message, local: true });
-  if (typeof credential !== 'string') throw toError('The apiKey function returned no string.');
-  checkCredential(credential, toError);
-  return credential;
 }
 
-/**
- * The client's headers with the call's own on top, a same-named one (in any case) replacing the
- * client's, as ky merges them. POST and PATCH carry an Idempotency-Key.
- */
-function requestHeaders(
-  base: Record<string, string>,
-  request: ApiRequest,
-  options: RequestOptions,
-): Record<string, string> {
-  let own = options.headers;
-  if (request.method === 'POST' || request.method === 'PATCH') {
-    const idempotencyKey =
-      options.idempotencyKey ?? options.headers?.[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID();
-    if (idempotencyKey.length < 1 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-      throw localValidationError([
-        {
-          field: 'idempotencyKey',
-          message: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
-        },
-      ]);
-    }
-    own = { ...own, [HEADER_IDEMPOTENCY_KEY]: idempotencyKey };
-  }
-  if (own === undefined) return base;
-  const headers = { ...base };
-  for (const [name, value] of new Headers(own)) headers[name] = value;
-  return headers;
-}
-
-function nodeUserAgent(): Record<string, string> {
-  const node = globalThis.process?.versions?.node;
-  // Browsers forbid setting User-Agent, and there it would only trigger a CORS preflight.
-  return node && !('document' in globalThis)
-    ? { 'user-agent': `employee-recognition-sdk-typescript/${VERSION} node/${node}` }
-    : {};
-}
-
-/**
- * Reads the whole body under the same time budget as an attempt: ky's timeout ends when headers
- * arrive, and a server that sends headers and then stalls must not hang the call.
- */
-async function readBody(
-  response: Response,
-  timeout: number,
-  callerSignal: AbortSignal | undefined,
-): Promise<unknown> {
-  const text = await readText(response, timeout, callerSignal);
+function parseBody(response: Response, text: string): unknown {
   if (response.status === 204 || text === '') return undefined;
   try {
     return JSON.parse(text);
@@ -217,50 +570,11 @@ async function readBody(
   }
 }
 
-/** A 2xx body that is not JSON; the resource layer reports it with the operation's context. */
-export class NotJson {
-  constructor(readonly text: string) {}
+function cancel(response: Response): void {
+  response.body?.cancel().catch(() => {});
 }
 
 const utf8 = new TextDecoder();
-
-/**
- * `response.text()` with a deadline. The body is read through its own reader so that the deadline
- * can cancel it (which ends the download) without an AbortSignal on the request: signals cost
- * more per call than the rest of this module (docs/benchmarks.md). Decoding is the same as text():
- * UTF-8, a leading BOM dropped, invalid bytes replaced.
- */
-async function readText(
-  response: Response,
-  timeout: number,
-  callerSignal: AbortSignal | undefined,
-): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const reader = body.getReader();
-    timer = setTimeout(() => {
-      timedOut = true;
-      reader.cancel().catch(() => {});
-    }, timeout);
-    while (true) {
-      const { done, value } = await reader.read();
-      if (timedOut) throw new DOMException('The response body stalled.', 'TimeoutError');
-      if (done) break;
-      chunks.push(value);
-      length += value.length;
-    }
-  } catch (error) {
-    throw toConnectionError(error, callerSignal, timeout, timedOut);
-  } finally {
-    clearTimeout(timer);
-  }
-  return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, length));
-}
 
 function concat(chunks: Uint8Array[], length: number): Uint8Array {
   const bytes = new Uint8Array(length);
@@ -272,39 +586,14 @@ function concat(chunks: Uint8Array[], length: number): Uint8Array {
   return bytes;
 }
 
-async function toSdkError(
-  error: unknown,
-  callerSignal: AbortSignal | undefined,
-  timeout: number,
-): Promise<Error> {
-  if (error instanceof HTTPError) {
-    const text = await readText(error.response, timeout, callerSignal);
-    return apiErrorFromResponse(error.response, redactCredential(text, error.request));
-  }
-  if (error instanceof EmployeeRecognitionError) return error;
-  return toConnectionError(error, callerSignal, timeout, false);
+function truncate(text: string): string {
+  return text.length > LOGGED_BODY_LENGTH ? `${text.slice(0, LOGGED_BODY_LENGTH)}…` : text;
 }
 
-/** A server that echoes the credential in its error body must not put it in our error. */
-function redactCredential(text: string, request: Request): string {
-  const credential = request.headers.get('authorization')?.replace(/^Bearer /, '');
-  // A very short credential would redact ordinary words; such a one is no secret anyway.
-  return credential && credential.length >= 8 ? text.replaceAll(credential, '[redacted]') : text;
-}
-
-function toConnectionError(
-  error: unknown,
-  callerSignal: AbortSignal | undefined,
-  timeout: number,
-  bodyTimedOut: boolean,
-): Error {
-  if (callerSignal?.aborted) {
-    return new ApiUserAbortError('The request was aborted.', { cause: callerSignal.reason });
-  }
-  if (error instanceof TimeoutError || bodyTimedOut) {
-    // No cause: ky's TimeoutError holds the Request, and with it the Authorization header.
-    return new ApiTimeoutError(`The request timed out after ${timeout} ms.`);
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ApiConnectionError(`Connection error: ${reason}`, { cause: error });
+function nodeUserAgent(): Record<string, string> {
+  const node = globalThis.process?.versions?.node;
+  // Browsers forbid setting User-Agent, and there it would only trigger a CORS preflight.
+  return node && !('document' in globalThis)
+    ? { 'user-agent': `employee-recognition-sdk-typescript/${VERSION} node/${node}` }
+    : {};
 }

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
+import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
-import type { ApiRequest, QueryValue, RequestOptions, Transport } from './request.js';
-import { integer, parseInput, parseResponse } from './validation.js';
+import type { ApiRequest, QueryValue, RawResponse, Transport } from './request.js';
+import { integer, parseQuery, parseResponse } from './validation.js';
 
 const paginationSchema = z.looseObject({
   page: integer(),
@@ -15,6 +16,9 @@ const paginationSchema = z.looseObject({
 export function pageSchema<S extends z.ZodMiniType>(item: S) {
   return z.looseObject({ data: z.array(item), pagination: paginationSchema });
 }
+
+/** Any page body: the envelope checked, the records as received (raw `getPage`). */
+export const anyPage = pageSchema(z.unknown());
 
 /**
  * The body of an answer that is not a page (contract §4): `{ data: … }` around one record, or
@@ -30,9 +34,12 @@ export function dataSchema<S extends z.ZodMiniType>(record: S) {
   return z.looseObject({ data: record });
 }
 
+// In a `u` regex a well-formed pair is one code point: only an unpaired half matches.
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
- * An id made safe for a path: a non-empty string, URL-encoded, and never `.` or `..`, which URL
- * parsers resolve as path steps even when percent-encoded.
+ * An id made safe for a path: a non-empty string that can be encoded (no lone surrogate),
+ * URL-encoded, and never `.` or `..`, which URL parsers resolve as path steps even when encoded.
  */
 export function pathId(id: unknown, field = 'id'): string {
   const problem =
@@ -42,17 +49,70 @@ export function pathId(id: unknown, field = 'id'): string {
         ? 'must not be empty'
         : id === '.' || id === '..'
           ? 'must not be "." or ".."'
-          : undefined;
-  if (problem) {
-    throw localValidationError([{ field, message: problem }]);
-  }
+          : LONE_SURROGATE.test(id)
+            ? 'must not contain unpaired surrogate characters'
+            : undefined;
+  if (problem) throw localValidationError([{ field, message: problem }]);
   return encodeURIComponent(id as string);
 }
 
 /**
+ * Sends a request through `transport` and parses its answer with `parse`. The request is built
+ * inside the promise, so invalid input rejects the returned promise (nothing is sent) instead of
+ * throwing where the method was called.
+ */
+export function sendRequest<T>(
+  transport: Transport,
+  build: () => ApiRequest,
+  parse: (raw: RawResponse, request: ApiRequest) => T,
+  options: RequestOptions | null | undefined,
+): ApiPromise<T> {
+  let request: ApiRequest;
+  const raw = Promise.resolve().then(() => {
+    request = build();
+    return transport.send(request, options);
+  });
+  return new ApiPromise(raw, (answer) => parse(answer, request));
+}
+
+/** Requests a page of a list at `path`, checking `params` as a query first; the result iterates. */
+export function sendPageRequest<Item, Params extends PageParams>(
+  transport: Transport,
+  path: string,
+  paramsSchema: z.ZodMiniType<Record<string, QueryValue>, Params> | undefined,
+  page: z.ZodMiniType,
+  params: Params | null | undefined,
+  options: RequestOptions | null | undefined,
+): PagePromise<Item, Params> {
+  const fetchPage = (
+    pageParams: Params,
+    pageOptions: RequestOptions | null | undefined,
+  ): PagePromise<Item, Params> => {
+    const request: ApiRequest = { method: 'GET', path };
+    const raw = Promise.resolve().then(() => {
+      request.query = paramsSchema
+        ? parseQuery(paramsSchema, pageParams)
+        : (pageParams as unknown as Record<string, QueryValue>);
+      return transport.send(request, pageOptions);
+    });
+    return new PagePromise(
+      raw,
+      (answer) =>
+        new Page(
+          parseResponse(page, answer, request, transport.validation) as PageResponse<Item>,
+          pageParams,
+          fetchPage,
+          pageOptions ?? {},
+        ),
+      pageOptions ?? {},
+    );
+  };
+  return fetchPage(params ?? ({} as Params), options);
+}
+
+/**
  * Base of the resource namespaces: each method describes its request, and this sends it through
- * the client's transport and checks the answer's shape. Request building runs inside the promise,
- * so invalid input rejects the returned promise (nothing is sent) instead of throwing.
+ * the client's transport and checks the answer's shape.
  */
 export abstract class ApiResource {
   readonly #transport: Transport;
@@ -66,56 +126,48 @@ export abstract class ApiResource {
     this.#transport = transport;
   }
 
-  /** Sends one request; `response` is the answer's schema, or null for a 204 without body. */
+  /**
+   * Sends one request; `response` is the answer's schema, or null for a 204 without body.
+   *
+   * @internal
+   */
   protected request<S extends z.ZodMiniType>(
     build: () => ApiRequest,
     response: S,
-    options?: RequestOptions,
+    options?: RequestOptions | null,
   ): ApiPromise<z.output<S>>;
   protected request(
     build: () => ApiRequest,
     response: null,
-    options?: RequestOptions,
+    options?: RequestOptions | null,
   ): ApiPromise<void>;
   protected request(
     build: () => ApiRequest,
     response: z.ZodMiniType | null,
-    options: RequestOptions = {},
+    options?: RequestOptions | null,
   ): ApiPromise<unknown> {
-    let request: ApiRequest;
-    const raw = Promise.resolve().then(() => {
-      request = build();
-      return this.#transport(request, options);
-    });
-    return new ApiPromise(raw, (answer) =>
-      response === null ? undefined : parseResponse(response, answer, request),
+    const validation = this.#transport.validation;
+    return sendRequest(
+      this.#transport,
+      build,
+      (answer, request) =>
+        response === null ? undefined : parseResponse(response, answer, request, validation),
+      options,
     );
   }
 
-  /** Requests a page of a paginated list, validating `params` first; the result can be iterated. */
+  /**
+   * Requests a page of a paginated list, checking `params` first; the result can be iterated.
+   *
+   * @internal
+   */
   protected requestPage<Item, Params extends PageParams>(
     path: string,
     paramsSchema: z.ZodMiniType<Record<string, QueryValue>, Params>,
-    page: z.ZodMiniType<PageResponse<Item>>,
-    params: Params,
-    options: RequestOptions = {},
+    page: z.ZodMiniType,
+    params: Params | null | undefined,
+    options?: RequestOptions | null,
   ): PagePromise<Item, Params> {
-    const fetchPage = (
-      pageParams: Params,
-      pageOptions: RequestOptions,
-    ): PagePromise<Item, Params> => {
-      const request: ApiRequest = { method: 'GET', path };
-      const raw = Promise.resolve().then(() => {
-        request.query = parseInput(paramsSchema, pageParams);
-        return this.#transport(request, pageOptions);
-      });
-      return new PagePromise(
-        raw,
-        (answer) =>
-          new Page(parseResponse(page, answer, request), pageParams, fetchPage, pageOptions),
-        pageOptions,
-      );
-    };
-    return fetchPage(params, options);
+    return sendPageRequest(this.#transport, path, paramsSchema, page, params, options);
   }
 }

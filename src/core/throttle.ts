@@ -1,4 +1,4 @@
-import { parseRateLimit } from './api-promise.js';
+import { parseRateLimit } from '../internal/headers.js';
 
 /**
  * Client-side pacing from the service's own rate-limit headers (opt-in: `rateLimit: 'auto'`).
@@ -18,7 +18,7 @@ export class Throttle {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   /** Resolves when a request may be sent; rejects with the signal's reason if it aborts first. */
-  async acquire(signal: AbortSignal | undefined): Promise<void> {
+  async acquire({ signal }: { signal?: AbortSignal | undefined; deadline?: number | undefined; onWait?: (ms: number, cause: string) => void }): Promise<void> {
     while (!this.#tryTake()) {
       signal?.throwIfAborted();
       await this.#nextChange(signal);

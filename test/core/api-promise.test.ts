@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiPromise, parseRateLimit } from '../../src/core/api-promise.js';
+import { ApiPromise } from '../../src/core/api-promise.js';
 
 function answer(headers: Record<string, string>) {
   const response = new Response('{}', { headers });
@@ -44,11 +44,5 @@ describe('ApiPromise', () => {
     await expect(call.finally(() => (finished = true))).rejects.toThrow('boom');
     await expect(call.catch((error) => (error as Error).message)).resolves.toBe('boom');
     expect(finished).toBe(true);
-  });
-});
-
-describe('parseRateLimit', () => {
-  it('is undefined when a header is missing', () => {
-    expect(parseRateLimit(new Headers({ 'x-ratelimit-limit': '100' }))).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { InternalServerError, Page } from '../../src/index.js';
+import { EmployeeRecognitionError, InternalServerError, Page } from '../../src/index.js';
 import {
   json,
   queryOf,
@@ -256,7 +256,7 @@ describe('pages', () => {
 
     expect(messages(last.data)).toEqual(['#2']);
     expect(last.hasNextPage()).toBe(false);
-    expect(() => last.getNextPage()).toThrow(RangeError);
+    expect(() => last.getNextPage()).toThrow(EmployeeRecognitionError);
     expect(queryOf(requests[1])).toEqual({ page: '2', limit: '2', sender_id: UUID.alice });
   });
 
@@ -267,5 +267,72 @@ describe('pages', () => {
     expect(messages(last.data)).toEqual(['#2']);
     expect(last.hasNextPage()).toBe(false);
     expect(queryOf(requests[1])).toEqual({ limit: '2', cursor: 'c2' });
+  });
+});
+
+describe('toArray', () => {
+  it('collects at most `limit` records, fetching no page past the one holding the last', async () => {
+    serveRecognitions(100);
+    const records = await client.recognitions.list({ limit: 20 }).toArray({ limit: 30 });
+    expect(records.map((r) => r.message)).toEqual(Array.from({ length: 30 }, (_, i) => `#${i}`));
+    expect(requests).toHaveLength(2);
+  });
+
+  it('returns every record of a list shorter than `limit`', async () => {
+    serveRecognitions(7);
+    const records = await client.recognitions.list({ limit: 5 }).toArray({ limit: 100 });
+    expect(records).toHaveLength(7);
+  });
+
+  it.each([0, 10_001, 1.5, Number.NaN])('refuses limit %s before sending', async (limit) => {
+    serveRecognitions(5);
+    await expect(client.recognitions.list().toArray({ limit })).rejects.toMatchObject({
+      name: 'ConfigurationError',
+      option: 'limit',
+    });
+  });
+});
+
+describe('a resolved Page', () => {
+  it('iterates every record from its page on', async () => {
+    serveRecognitions(12);
+    const page = await client.recognitions.list({ limit: 5 });
+    const messages: string[] = [];
+    for await (const r of page) messages.push(r.message);
+    expect(messages).toHaveLength(12);
+  });
+});
+
+describe('a list that does not advance', () => {
+  it('ends with InvalidResponseError when the service repeats a cursor', async () => {
+    server.use(
+      http.get(RECOGNITIONS, () =>
+        json({
+          data: [recognition(1)],
+          pagination: { page: 1, total_pages: 9, next_cursor: 'same' },
+        }),
+      ),
+    );
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const r of client.recognitions.list()) seen.push(r);
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'InvalidResponseError' });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('ends with InvalidResponseError when the service ignores `page`', async () => {
+    server.use(
+      http.get(RECOGNITIONS, () =>
+        json({
+          data: [recognition(1)],
+          pagination: { page: 1, total_pages: 5, next_cursor: null },
+        }),
+      ),
+    );
+    const error = await (async () => {
+      for await (const _ of client.recognitions.list({ page: 1 })) void _;
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'InvalidResponseError' });
   });
 });

@@ -9,12 +9,19 @@ import {
   BadRequestError,
   ConflictError,
   EmployeeRecognitionError,
+  HookError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
 } from '../../src/core/errors.js';
+import {
+  type AttemptContext,
+  ConfigurationError,
+  type ResponseContext,
+  type RetryContext,
+} from '../../src/core/config.js';
 import { getUsers, TEST_API_KEY, TEST_BASE_URL, testTransport } from '../support/core.js';
 
 const server = setupServer();
@@ -125,10 +132,12 @@ describe('errors from answers', () => {
     expect(error).toMatchObject({
       status,
       code,
-      message: `service says ${code}`,
+      message: `service says ${code} (${status} ${code} from GET ${USERS_URL})`,
       requestId: `req_${status}`,
       details,
       local: false,
+      method: 'GET',
+      url: USERS_URL,
     });
     expect((error as { headers: Headers }).headers.get('x-request-id')).toBe(`req_${status}`);
   });
@@ -160,7 +169,10 @@ describe('errors from answers', () => {
     );
     const error = await getUsers().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ code: 'not_found', message: '404 Not Found (empty body)' });
+    expect(error).toMatchObject({ code: 'not_found' });
+    expect((error as Error).message).toBe(
+      `404 Not Found (empty body) (404 not_found from GET ${USERS_URL})`,
+    );
   });
 
   it('reports truncated JSON as text, without a parse error', async () => {
@@ -325,8 +337,8 @@ describe('retries', () => {
       { method: 'POST', path: '/v1/recognitions', body: {} },
       { idempotencyKey: 'k'.repeat(256) },
     ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnprocessableEntityError);
-    expect(error).toMatchObject({ local: true, details: [{ field: 'idempotencyKey' }] });
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ option: 'idempotencyKey' });
     expect(requests).toHaveLength(0);
   });
 });
@@ -348,7 +360,8 @@ describe('timeouts and cancellation', () => {
     );
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(error).toBeInstanceOf(ApiConnectionError);
-    expect((error as Error).message).toBe('The request timed out after 1000 ms.');
+    expect((error as Error).message).toBe(`GET ${USERS_URL} timed out after 1000 ms.`);
+    expect(error).toMatchObject({ method: 'GET', url: USERS_URL });
     expect(requests).toHaveLength(2);
     expect(elapsed).toBe(1000 + 500 + 1000);
   });
@@ -383,6 +396,224 @@ describe('timeouts and cancellation', () => {
     const requests = script('get', USERS_URL, ok);
     const error = await getUsers({}, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiUserAbortError);
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('token refresh', () => {
+  it('after a 401, calls the token function with forceRefresh and retries once', async () => {
+    const requests = script(
+      'get',
+      USERS_URL,
+      () => HttpResponse.json(errorBody('unauthorized', 'expired'), { status: 401 }),
+      ok,
+    );
+    const calls: boolean[] = [];
+    const apiKey = ({ forceRefresh }: { forceRefresh: boolean }) => {
+      calls.push(forceRefresh);
+      return forceRefresh ? 'fresh-token-123' : 'stale-token-123';
+    };
+    await getUsers({ apiKey, maxRetries: 0 });
+    expect(calls).toEqual([false, true]);
+    expect(requests.map((request) => request.headers.get('authorization'))).toEqual([
+      'Bearer stale-token-123',
+      'Bearer fresh-token-123',
+    ]);
+  });
+
+  it('takes a second 401 as final', async () => {
+    const requests = script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('unauthorized', 'revoked'), { status: 401 }),
+    );
+    const error = await getUsers({ apiKey: () => 'some-oauth-token' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('never refreshes a fixed API key: its 401 is final at once', async () => {
+    const requests = script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('unauthorized', 'unknown key'), { status: 401 }),
+    );
+    await expect(getUsers()).rejects.toBeInstanceOf(AuthenticationError);
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('hooks', () => {
+  it('sees every attempt, each retry with its reason and wait, and the final error', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    script('get', USERS_URL, () => new HttpResponse(null, { status: 503 }));
+    const seen: string[] = [];
+    const hooks = {
+      beforeRequest: [
+        ({ attempt, headers }: AttemptContext) => {
+          seen.push(`request ${attempt} auth=${headers.has('authorization')}`);
+        },
+      ],
+      afterResponse: [
+        ({ attempt, status }: ResponseContext) => {
+          seen.push(`response ${attempt} ${status}`);
+        },
+      ],
+      beforeRetry: [
+        ({ attempt, reason, delayMs }: RetryContext) => {
+          seen.push(`retry after ${attempt}: ${reason} in ${delayMs} ms`);
+        },
+      ],
+      beforeError: [
+        (error: Error, { attempt }: AttemptContext) => {
+          seen.push(`error after ${attempt}: ${error.name}`);
+        },
+      ],
+    };
+    await settleWithFakeTimers(() => getUsers({ hooks, maxRetries: 1 }));
+    expect(seen).toEqual([
+      'request 1 auth=false',
+      'response 1 503',
+      'retry after 1: status 503 in 500 ms',
+      'request 2 auth=false',
+      'response 2 503',
+      'error after 2: InternalServerError',
+    ]);
+  });
+
+  it('runs the client hooks before the call hooks', async () => {
+    script('get', USERS_URL, ok);
+    const order: string[] = [];
+    await getUsers(
+      { hooks: { beforeRequest: [() => void order.push('client')] } },
+      { hooks: { beforeRequest: [() => void order.push('call')] } },
+    );
+    expect(order).toEqual(['client', 'call']);
+  });
+
+  it('fails the call with HookError when a hook throws, sending nothing after it', async () => {
+    const requests = script('get', USERS_URL, ok);
+    const cause = new Error('metrics down');
+    const error = await getUsers({
+      hooks: { beforeRequest: [() => Promise.reject(cause)] },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HookError);
+    expect(error).toMatchObject({ hook: 'beforeRequest', cause });
+    expect(requests).toHaveLength(0);
+  });
+
+  it('cancels the answer when an afterResponse hook throws', async () => {
+    script('get', USERS_URL, ok);
+    const error = await getUsers({
+      hooks: {
+        afterResponse: [
+          () => {
+            throw new Error('no');
+          },
+        ],
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HookError);
+  });
+});
+
+describe('logging', () => {
+  function recorder() {
+    const lines: string[] = [];
+    const logger = {
+      debug: (line: string) => void lines.push(`debug ${line}`),
+      info: (line: string) => void lines.push(`info ${line}`),
+      warn: (line: string) => void lines.push(`warn ${line}`),
+      error: (line: string) => void lines.push(`error ${line}`),
+    };
+    return { lines, logger };
+  }
+
+  it('logs every attempt at debug, with status, attempt and request id, never the credential', async () => {
+    script('get', USERS_URL, ok);
+    const { lines, logger } = recorder();
+    await getUsers({ logger, logLevel: 'debug' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^debug .*GET http:\/\/api\.test\/v1\/users -> 200 in \d+ ms \(attempt 1, request id req_ok\)/,
+    );
+    expect(lines.join('\n')).not.toContain(TEST_API_KEY);
+  });
+
+  it('logs a wait over a second at info with its cause', async () => {
+    script(
+      'get',
+      USERS_URL,
+      () =>
+        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+          status: 429,
+          headers: { 'retry-after': '57' },
+        }),
+      ok,
+    );
+    const { lines, logger } = recorder();
+    await settleWithFakeTimers(() => getUsers({ logger, logLevel: 'info' }));
+    expect(lines).toEqual([
+      `info [employee-recognition] waiting 57 s (Retry-After) before retry 1 of 2 of GET ${USERS_URL}`,
+    ]);
+  });
+
+  it('redacts an echoed credential and webhook secrets from debug bodies', async () => {
+    script('get', USERS_URL, () =>
+      HttpResponse.json({ data: [], echo: TEST_API_KEY, secret: 'whsec_c2VjcmV0LXNlY3JldA==' }),
+    );
+    const { lines, logger } = recorder();
+    await getUsers({ logger, logLevel: 'debug' });
+    expect(lines.join('\n')).not.toMatch(/rk_test_a1B2|whsec_c2Vj/);
+  });
+
+  it('writes nothing at logLevel off, and survives a logger that throws', async () => {
+    script('get', USERS_URL, ok);
+    const throwing = () => {
+      throw new Error('logger down');
+    };
+    const logger = { debug: throwing, info: throwing, warn: throwing, error: throwing };
+    await expect(getUsers({ logger, logLevel: 'debug' })).resolves.toBeDefined();
+  });
+});
+
+describe('fetchOptions', () => {
+  it('passes the client and call fetchOptions to every fetch, the call over the client', async () => {
+    const inits: RequestInit[] = [];
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      inits.push(init ?? {});
+      return Response.json({ data: [] });
+    };
+    const dispatcher = { name: 'proxy' };
+    await getUsers(
+      { fetch, fetchOptions: { dispatcher, keepalive: true } },
+      { fetchOptions: { keepalive: false } },
+    );
+    expect(inits[0]).toMatchObject({ dispatcher, keepalive: false, redirect: 'manual' });
+  });
+});
+
+describe('headers', () => {
+  it.each(['Idempotency-Key', 'IDEMPOTENCY-KEY', 'idempotency-key'])(
+    'sends a caller’s %s as the only Idempotency-Key',
+    async (name) => {
+      const requests = script('post', `${TEST_BASE_URL}/v1/recognitions`, () =>
+        HttpResponse.json({ data: {} }, { status: 201 }),
+      );
+      await testTransport()(
+        { method: 'POST', path: '/v1/recognitions', body: {} },
+        { headers: { [name]: 'order-42' } },
+      );
+      expect(requests[0]!.headers.get('idempotency-key')).toBe('order-42');
+    },
+  );
+
+  it.each([
+    ['a line break', { 'x-note': 'a\r\nb: c' }],
+    ['a non-Latin-1 character', { 'x-note': 'thanks ✓' }],
+    ['a bad name', { 'x note': 'a' }],
+  ])('refuses a header with %s, naming the option and not the value', async (_case, headers) => {
+    const requests = script('get', USERS_URL, ok);
+    const error = await getUsers({}, { headers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ option: 'headers' });
+    expect((error as Error).message).not.toContain('b: c');
     expect(requests).toHaveLength(0);
   });
 });

@@ -1,14 +1,15 @@
-import { type ClientOptions, resolveConfig } from '../../src/core/config.js';
-import { createTransport, type RequestOptions } from '../../src/core/request.js';
+import { type ClientOptions, type RequestOptions, resolveConfig } from '../../src/core/config.js';
+import { Transport } from '../../src/core/request.js';
 
 export const TEST_BASE_URL = 'http://api.test';
 export const TEST_API_KEY = `rk_test_${'a1B2c3D4'.repeat(4)}`;
 
-/** A transport as a client builds it, pointed at the test host. */
+/** A transport as a client builds it, pointed at the test host; pacing off unless asked for. */
 export function testTransport(options: ClientOptions = {}) {
-  return createTransport(
-    resolveConfig({ apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, ...options }),
+  const transport = new Transport(
+    resolveConfig({ apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, rateLimit: 'off', ...options }),
   );
+  return transport.send.bind(transport);
 }
 
 /** GET /v1/users through a fresh transport. */

@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_WAIT_MS, parseRateLimit, retryAfterMs } from '../../src/internal/headers.js';
+
+const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
+const headers = (entries: Record<string, string>) => new Headers(entries);
+
+describe('retryAfterMs', () => {
+  it.each([
+    ['3', 3000],
+    ['0', 0],
+    ['1.5', 1500],
+    ['30, 30', 30_000],
+    [new Date(NOW + 5000).toUTCString(), 5000],
+    [new Date(NOW - 5000).toUTCString(), 0],
+  ])('reads Retry-After %j as %i ms', (value, ms) => {
+    expect(retryAfterMs(headers({ 'retry-after': value }), NOW)).toBe(ms);
+  });
+
+  it.each(['NaN', 'soon', '5s', '-1', 'Infinity', '1e308', '30, 60', '', '0x10', ' '])(
+    'says nothing for Retry-After %j, so the caller backs off',
+    (value) => {
+      expect(retryAfterMs(headers({ 'retry-after': value }), NOW)).toBeUndefined();
+    },
+  );
+
+  it('reads X-RateLimit-Reset as Unix seconds, and ignores one no clock reaches', () => {
+    expect(retryAfterMs(headers({ 'x-ratelimit-reset': String(NOW / 1000 + 7) }), NOW)).toBe(7000);
+    expect(retryAfterMs(headers({ 'x-ratelimit-reset': '1e308' }), NOW)).toBeUndefined();
+    expect(retryAfterMs(headers({ 'x-ratelimit-reset': '99999999999999' }), NOW)).toBeUndefined();
+  });
+
+  it('reads the IETF RateLimit-Reset and RateLimit headers as delta seconds', () => {
+    expect(retryAfterMs(headers({ 'ratelimit-reset': '12' }), NOW)).toBe(12_000);
+    expect(retryAfterMs(headers({ ratelimit: '"default";r=0;t=9' }), NOW)).toBe(9000);
+    expect(retryAfterMs(headers({ ratelimit: 'limit=100, remaining=0, reset=4' }), NOW)).toBe(4000);
+  });
+
+  it('gives a finite number ≥ 0 or undefined for any header values', () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('NaN', 'Infinity', '-0', '1e308', '86400', 'Thu, 01 Jan 2099 00:00:00 GMT'),
+      fc.double().map(String),
+      fc.integer().map(String),
+    );
+    const names = fc.constantFrom(
+      'retry-after',
+      'x-ratelimit-reset',
+      'ratelimit-reset',
+      'ratelimit',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(names, value), (entries) => {
+        let parsed: Headers;
+        try {
+          parsed = new Headers(entries);
+        } catch {
+          return; // not a value fetch could have given us
+        }
+        const ms = retryAfterMs(parsed, NOW);
+        expect(ms === undefined || (Number.isFinite(ms) && ms >= 0)).toBe(true);
+      }),
+      { seed: 42, numRuns: 500 },
+    );
+  });
+
+  it('leaves the cap to the caller: a long wait is reported as it is', () => {
+    expect(retryAfterMs(headers({ 'retry-after': '86400' }), NOW)).toBeGreaterThan(MAX_WAIT_MS);
+  });
+});
+
+describe('parseRateLimit', () => {
+  it('parses the three X-RateLimit headers', () => {
+    expect(
+      parseRateLimit(
+        headers({
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '99',
+          'x-ratelimit-reset': '1795000000',
+        }),
+      ),
+    ).toEqual({ limit: 100, remaining: 99, reset: new Date(1_795_000_000_000) });
+  });
+
+  it('is undefined when a header is missing or not a plain number', () => {
+    expect(parseRateLimit(headers({ 'x-ratelimit-limit': '100' }))).toBeUndefined();
+    expect(
+      parseRateLimit(
+        headers({
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': 'NaN',
+          'x-ratelimit-reset': '1',
+        }),
+      ),
+    ).toBeUndefined();
+    expect(
+      parseRateLimit(
+        headers({
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '1',
+          'x-ratelimit-reset': '1e308',
+        }),
+      ),
+    ).toBeUndefined();
+  });
+});
