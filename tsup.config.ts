@@ -17,12 +17,10 @@ const shared: Options = {
 };
 
 export default defineConfig([
-  // ESM keeps ky external, so an app that already uses ky shares one copy.
-  { ...shared, format: ['esm'], external: [...(shared.external ?? []), 'ky'] },
-  // ky ships only ESM: the CommonJS build carries its own copy so `require` works on every Node 20+.
+  { ...shared, format: ['esm'] },
   // Split into shared chunks as ESM is, so that `require('…/webhooks')` and `require('…')` hand
-  // out the same classes (`instanceof WebhookVerificationError` holds across entries).
-  { ...shared, format: ['cjs'], noExternal: ['ky'], splitting: true },
+  // out the same classes (`instanceof` holds across entries).
+  { ...shared, format: ['cjs'], splitting: true },
   // The `employee-recognition` bin: Node only, one file outside `exports`, so no library import
   // reaches it. It loads the SDK through the package's own entries instead of bundling a copy.
   {

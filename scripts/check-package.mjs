@@ -3,7 +3,7 @@
 // project outside this repository, then
 //   - ESM `import` and CJS `require` of `.`, `./webhooks` and `./testing` on Node 20, 22 and 24,
 //     each driving a real call against the mock server (CJS `require` on Node 20, which cannot
-//     require ESM, proves ky is bundled into the CommonJS build);
+//     require ESM, proves the CommonJS build needs no ESM-only package);
 //   - a strict `tsc --noEmit` (skipLibCheck off) of consumer files under moduleResolution
 //     nodenext (an ESM package and a CommonJS one), bundler, and node10 (the default of
 //     `module: commonjs`);
@@ -71,13 +71,6 @@ async function main() {
     }
   } finally {
     await server.close();
-  }
-  ${
-    format === 'cjs'
-      ? `// ky is ESM-only: the CommonJS build must carry its own copy, never require() it.
-  const kyLoaded = Object.keys(require.cache).filter((path) => /[\\\\/]node_modules[\\\\/]ky[\\\\/]/.test(path));
-  expect(kyLoaded.length === 0, 'require() loaded ky from node_modules: ' + kyLoaded.join(', '));`
-      : ''
   }
 }
 

@@ -45,6 +45,8 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
     baseUrl: config.baseUrl,
     timeout: 10_000,
     maxRetries: 1,
+    // A test key against the local mock; in the browser run the guard would refuse it otherwise.
+    dangerouslyAllowBrowser: true,
   });
 
   await check('import', async () => {
@@ -123,7 +125,11 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
   });
 
   await check('ApiError on a bad key', async () => {
-    const stranger = new Client({ apiKey: `rk_test_${'0'.repeat(32)}`, baseUrl: config.baseUrl });
+    const stranger = new Client({
+      apiKey: `rk_test_${'0'.repeat(32)}`,
+      baseUrl: config.baseUrl,
+      dangerouslyAllowBrowser: true,
+    });
     try {
       await stranger.users.list();
     } catch (error) {
