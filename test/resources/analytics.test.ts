@@ -2,7 +2,7 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/index.js';
 import {
-  expectLocalValidationError,
+  expectLocalBadRequest,
   json,
   queryOf,
   records,
@@ -29,6 +29,12 @@ describe('analytics.summary', () => {
     const result = await client.analytics.summary(period);
     expect(result.data.period).toBe(period);
     expect(queryOf(requests[0])).toEqual({ period });
+  });
+
+  it('takes a null period as absent: 30d', async () => {
+    server.use(http.get(SUMMARY, () => json({ data: records.summary() })));
+    await client.analytics.summary(null);
+    expect(queryOf(requests[0])).toEqual({ period: '30d' });
   });
 
   it('keeps summary fields added after this SDK', async () => {
@@ -58,11 +64,14 @@ describe('analytics.summary', () => {
     ['weeks', '4w'],
     ['an empty string', ''],
     ['a number', 30],
-  ])('rejects %s as period locally, sending nothing', async (_case, period) => {
-    const error = await expectLocalValidationError(client.analytics.summary(period as string), [
-      'period',
-    ]);
-    expect(error.message).toMatch(/^period: must be/);
-    expect(requests).toHaveLength(0);
-  });
+  ])(
+    'rejects %s as period locally as the 400 the service would answer, sending nothing',
+    async (_case, period) => {
+      const error = await expectLocalBadRequest(client.analytics.summary(period as string), [
+        'period',
+      ]);
+      expect(error.message).toMatch(/^period: must be/);
+      expect(requests).toHaveLength(0);
+    },
+  );
 });

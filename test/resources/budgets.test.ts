@@ -1,7 +1,15 @@
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/index.js';
-import { json, records, TEST_BASE_URL, testClient, UUID, useMockServer } from './support.js';
+import {
+  json,
+  records,
+  TEST_BASE_URL,
+  testClient,
+  UUID,
+  useMockServer,
+  warnLogger,
+} from './support.js';
 
 const { server, requests } = useMockServer();
 const client = testClient();
@@ -18,10 +26,14 @@ describe('budgets.list', () => {
   });
 
   it('keeps period values added after this SDK, and unknown fields', async () => {
+    const { logger, warnings } = warnLogger();
     const budget = records.budget({ period: 'weekly', currency: 'points' });
     server.use(http.get(COLLECTION, () => json({ data: [budget] })));
-    const result = await client.budgets.list();
+    const result = await testClient({ logger }).budgets.list();
     expect(result.data).toEqual([budget]);
+    expect(warnings).toEqual([
+      expect.stringContaining('GET /v1/budgets: data.0.period is "weekly"'),
+    ]);
   });
 
   it('rejects a paginated-looking answer without data as an InvalidResponseError', async () => {

@@ -3,11 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   InvalidResponseError,
   Page,
+  type Recognition,
   type RecognitionCreateParams,
   type RecognitionListParams,
+  type RecognitionParticipant,
 } from '../../src/index.js';
 import {
   CREATED_AT,
+  expectLocalBadRequest,
   expectLocalValidationError,
   json,
   pageBody,
@@ -18,6 +21,7 @@ import {
   testClient,
   UUID,
   useMockServer,
+  warnLogger,
 } from './support.js';
 
 const { server, requests } = useMockServer();
@@ -64,6 +68,13 @@ describe('recognitions.list', () => {
     expect(requests[0]?.url.search).toBe('');
   });
 
+  it('takes null params, and null fields, as absent', async () => {
+    server.use(http.get(COLLECTION, () => json(pageBody([], { page: 1, total_pages: 0 }))));
+    await client.recognitions.list(null);
+    await client.recognitions.list({ from: null, sender_id: null, limit: 5 } as never);
+    expect(requests.map((request) => request.url.search)).toEqual(['', '?limit=5']);
+  });
+
   it('sends from/to strings as given: a date-time with Z or with an offset', async () => {
     server.use(http.get(COLLECTION, () => json(pageBody([], { page: 1, total_pages: 0 }))));
     await client.recognitions.list({ from: '2026-11-01T08:00:00+02:00', to: CREATED_AT });
@@ -100,14 +111,17 @@ describe('recognitions.list', () => {
       ['limit', 'sender_id'],
       'limit: must be at least 1; sender_id: must be a UUID',
     ],
-  ])('rejects %s locally, sending nothing', async (_case, params, fields, message) => {
-    const error = await expectLocalValidationError(
-      client.recognitions.list(params as RecognitionListParams),
-      fields,
-    );
-    expect(error.message).toContain(message);
-    expect(requests).toHaveLength(0);
-  });
+  ])(
+    'rejects %s locally as the 400 the service would answer, sending nothing',
+    async (_case, params, fields, message) => {
+      const error = await expectLocalBadRequest(
+        client.recognitions.list(params as RecognitionListParams),
+        fields,
+      );
+      expect(error.message).toContain(message);
+      expect(requests).toHaveLength(0);
+    },
+  );
 });
 
 describe('recognitions.get', () => {
@@ -125,8 +139,11 @@ describe('recognitions.get', () => {
     });
     server.use(http.get(ITEM, () => json({ data: recognition, meta: { cached: true } })));
     const result = await client.recognitions.get(UUID.record);
-    expect(result.data.mood).toBe('grateful');
-    expect(result.data.sender.avatar_url).toBe('https://cdn.example.com/a.png');
+    const { data } = result;
+    // A field this SDK does not declare is read through a cast that names it.
+    expect((data as Recognition & { mood?: string }).mood).toBe('grateful');
+    const sender = data.sender as RecognitionParticipant & { avatar_url?: string };
+    expect(sender.avatar_url).toBe('https://cdn.example.com/a.png');
     expect(result).toEqual({ data: recognition, meta: { cached: true } });
   });
 
@@ -142,17 +159,47 @@ describe('recognitions.get', () => {
       () => json({ data: records.recognition({ recipient: { id: UUID.bob } }) }),
       'data.recipient.name is required',
     ],
-    ['a 200 that is not JSON', () => new HttpResponse('<html>OK</html>'), '(body) is not JSON'],
-  ])('rejects %s with an InvalidResponseError naming the path', async (_case, reply, issue) => {
-    server.use(http.get(ITEM, reply));
-    const error = await client.recognitions.get(UUID.record).then(
-      () => expect.fail('expected an InvalidResponseError'),
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect((error as InvalidResponseError).status).toBe(200);
-    expect((error as Error).message).toContain(`GET /v1/recognitions/${UUID.record}`);
-    expect((error as Error).message).toContain(issue);
+    ['a 200 that is not JSON', () => new HttpResponse('<html>OK</html>'), '(body) must be JSON'],
+  ])(
+    'rejects %s with an InvalidResponseError naming the path (strict)',
+    async (_case, reply, issue) => {
+      server.use(http.get(ITEM, reply));
+      const error = await client.recognitions.get(UUID.record).then(
+        () => expect.fail('expected an InvalidResponseError'),
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect((error as InvalidResponseError).status).toBe(200);
+      expect((error as Error).message).toContain(`GET /v1/recognitions/${UUID.record}`);
+      expect((error as Error).message).toContain(issue);
+    },
+  );
+});
+
+describe("recognitions.get under validateResponses 'warn', the default", () => {
+  it('returns a record that differs from the assumptions as received, and warns once per field', async () => {
+    const { logger, warnings } = warnLogger();
+    const tolerant = testClient({ validateResponses: undefined, logger });
+    const { created_at: _createdAt, ...recognition } = records.recognition({ points: '10' });
+    server.use(http.get(ITEM, () => json({ data: recognition })));
+
+    await expect(tolerant.recognitions.get(UUID.record)).resolves.toEqual({ data: recognition });
+    await tolerant.recognitions.get(UUID.alice);
+
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `GET /v1/recognitions/${UUID.record}: data.points is a string, but the SDK assumes it must be a number (contract §3). The record is returned as received.`,
+      ),
+      expect.stringContaining(
+        `GET /v1/recognitions/${UUID.record}: data.created_at is missing, but the SDK assumes it is required (contract §3). The record is returned as received.`,
+      ),
+    ]);
+  });
+
+  it('still rejects an answer without the record id, which the envelope needs', async () => {
+    const tolerant = testClient({ validateResponses: 'warn', logger: warnLogger().logger });
+    server.use(http.get(ITEM, () => json({ data: records.recognition({ id: undefined }) })));
+    await expect(tolerant.recognitions.get(UUID.record)).rejects.toThrow(InvalidResponseError);
   });
 });
 
@@ -182,6 +229,43 @@ describe('recognitions.create', () => {
     const message = `  ${'x'.repeat(500)}\n`;
     await client.recognitions.create({ recipient_id: UUID.bob, message });
     expect(await requests[0]?.body).toEqual({ recipient_id: UUID.bob, message });
+  });
+
+  it('omits null points, so the service uses 0', async () => {
+    server.use(http.post(COLLECTION, () => json({ data: records.recognition() }, 201)));
+    await client.recognitions.create({ recipient_id: UUID.bob, message: 'Hi', points: null });
+    expect(await requests[0]?.body).toEqual({ recipient_id: UUID.bob, message: 'Hi' });
+  });
+
+  it.each(['warn', 'strict'] as const)(
+    "under validateResponses '%s', resolves when the answer lacks an assumed field, and warns once",
+    async (mode) => {
+      const { logger, warnings } = warnLogger();
+      const writer = testClient({ validateResponses: mode, logger });
+      const { created_at: _createdAt, ...created } = records.recognition();
+      server.use(http.post(COLLECTION, () => json({ data: created }, 201)));
+
+      await expect(writer.recognitions.create(validCreate)).resolves.toEqual({ data: created });
+      await writer.recognitions.create(validCreate);
+
+      expect(requests).toHaveLength(2);
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          'POST /v1/recognitions: data.created_at is missing, but the SDK assumes it is required (contract §3). The write succeeded, so the call resolves with the body as received; do not repeat it.',
+        ),
+      ]);
+    },
+  );
+
+  it('resolves with the body as received when the answer has no data at all, even strict', async () => {
+    const { logger, warnings } = warnLogger();
+    const writer = testClient({ validateResponses: 'strict', logger });
+    server.use(http.post(COLLECTION, () => json({ recognition: records.recognition() }, 201)));
+
+    const result: unknown = await writer.recognitions.create(validCreate);
+
+    expect(result).toEqual({ recognition: records.recognition() });
+    expect(warnings).toEqual([expect.stringContaining('POST /v1/recognitions: data is missing')]);
   });
 
   it.each([0, 1000])('accepts %i points, the ends of the range', async (points) => {
@@ -249,7 +333,7 @@ describe('recognitions.create', () => {
     ],
   ])('rejects %s locally, sending nothing', async (_case, params, fields, message) => {
     const error = await expectLocalValidationError(
-      client.recognitions.create(params as RecognitionCreateParams),
+      client.recognitions.create(params as unknown as RecognitionCreateParams),
       fields,
     );
     expect(error.message).toContain(message);

@@ -1,14 +1,44 @@
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { Client, type ClientOptions, UnprocessableEntityError } from '../../src/index.js';
+import {
+  type ApiError,
+  BadRequestError,
+  Client,
+  type ClientOptions,
+  UnprocessableEntityError,
+} from '../../src/index.js';
 import { TEST_API_KEY, TEST_BASE_URL } from '../support/core.js';
 
 export { TEST_API_KEY, TEST_BASE_URL };
 
-/** A client on the test host; no retries, so a failure shows at once. */
+/**
+ * A client on the test host; no retries, so a failure shows at once. Answers are checked
+ * strictly, as the SDK's own suites do, unless the test says otherwise.
+ */
 export function testClient(options: ClientOptions = {}): Client {
-  return new Client({ apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, maxRetries: 0, ...options });
+  return new Client({
+    apiKey: TEST_API_KEY,
+    baseUrl: TEST_BASE_URL,
+    maxRetries: 0,
+    validateResponses: 'strict',
+    ...options,
+  });
+}
+
+/** A logger that keeps what is logged at warn, and drops the rest. */
+export function warnLogger() {
+  const warnings: string[] = [];
+  const ignore = () => undefined;
+  return {
+    warnings,
+    logger: {
+      debug: ignore,
+      info: ignore,
+      error: ignore,
+      warn: (message: string) => void warnings.push(message),
+    },
+  };
 }
 
 /** A request as the mock server received it. */
@@ -66,20 +96,42 @@ export function json(body: unknown, status = 200): Response {
 }
 
 /**
- * Asserts that a call failed the SDK's own input checks: the 422 the service would answer,
- * flagged local, with a detail per expected field, each named in the message.
+ * Asserts that a call failed the SDK's own checks of its request body: the 422
+ * `validation_error` the service would answer, flagged local, with a detail per expected field,
+ * each named in the message.
  */
-export async function expectLocalValidationError(
+export function expectLocalValidationError(
   call: PromiseLike<unknown>,
   fields: string[],
 ): Promise<UnprocessableEntityError> {
+  return expectLocalError(call, UnprocessableEntityError, 422, 'validation_error', fields);
+}
+
+/**
+ * Asserts that a call failed the SDK's own checks of its query (paging, filters, period): the
+ * 400 `invalid_request` the service would answer, flagged local, with a detail per field.
+ */
+export function expectLocalBadRequest(
+  call: PromiseLike<unknown>,
+  fields: string[],
+): Promise<BadRequestError> {
+  return expectLocalError(call, BadRequestError, 400, 'invalid_request', fields);
+}
+
+async function expectLocalError<E extends ApiError>(
+  call: PromiseLike<unknown>,
+  errorClass: new (...args: never[]) => E,
+  status: number,
+  code: string,
+  fields: string[],
+): Promise<E> {
   const error = await Promise.resolve(call).then(
     () => expect.fail('expected the call to be rejected'),
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(UnprocessableEntityError);
-  const apiError = error as UnprocessableEntityError;
-  expect(apiError).toMatchObject({ status: 422, code: 'validation_error', local: true });
+  expect(error).toBeInstanceOf(errorClass);
+  const apiError = error as E;
+  expect(apiError).toMatchObject({ status, code, local: true });
   expect(apiError.details?.map((detail) => detail.field)).toEqual(fields);
   for (const field of fields) expect(apiError.message).toContain(`${field}:`);
   return apiError;

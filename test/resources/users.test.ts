@@ -2,7 +2,7 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError, type UserListParams } from '../../src/index.js';
 import {
-  expectLocalValidationError,
+  expectLocalBadRequest,
   json,
   pageBody,
   queryOf,
@@ -11,6 +11,7 @@ import {
   testClient,
   UUID,
   useMockServer,
+  warnLogger,
 } from './support.js';
 
 const { server, requests } = useMockServer();
@@ -33,11 +34,29 @@ describe('users.list', () => {
     expect(queryOf(requests[0])).toEqual({ page: '2', limit: '2' });
   });
 
-  it('keeps role and status values added after this SDK, and unknown fields', async () => {
+  it('keeps role and status values added after this SDK, and unknown fields, noting each new value once', async () => {
+    const { logger, warnings } = warnLogger();
+    const noting = testClient({ logger });
     const user = records.user({ role: 'auditor', status: 'invited', pronouns: 'she/her' });
-    server.use(http.get(COLLECTION, () => json(pageBody([user], { page: 1, total_pages: 1 }))));
-    const page = await client.users.list();
-    expect(page.data).toEqual([user]);
+    const body = pageBody([user, user], { page: 1, total_pages: 1 });
+    server.use(http.get(COLLECTION, () => json(body)));
+
+    const page = await noting.users.list();
+
+    expect(page.data).toEqual([user, user]);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        'GET /v1/users: data.0.role is "auditor", a value this SDK does not know (it knows admin, manager, member); enumerations may gain values (contract §3). The record is returned as received.',
+      ),
+      expect.stringContaining('GET /v1/users: data.0.status is "invited"'),
+    ]);
+  });
+
+  it('takes null params, and null paging fields, as absent', async () => {
+    server.use(http.get(COLLECTION, () => json(pageBody([], { page: 1, total_pages: 0 }))));
+    await client.users.list(null);
+    await client.users.list({ page: null, limit: 10, cursor: null } as never);
+    expect(requests.map((request) => request.url.search)).toEqual(['', '?limit=10']);
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([
@@ -45,10 +64,13 @@ describe('users.list', () => {
     ['page 0', { page: 0 }, ['page']],
     ['a filter users do not have', { sender_id: UUID.alice }, ['sender_id']],
     ['a misspelled parameter', { per_page: 10 }, ['per_page']],
-  ])('rejects %s locally, sending nothing', async (_case, params, fields) => {
-    await expectLocalValidationError(client.users.list(params as UserListParams), fields);
-    expect(requests).toHaveLength(0);
-  });
+  ])(
+    'rejects %s locally as the 400 the service would answer, sending nothing',
+    async (_case, params, fields) => {
+      await expectLocalBadRequest(client.users.list(params as UserListParams), fields);
+      expect(requests).toHaveLength(0);
+    },
+  );
 });
 
 describe('users.get', () => {

@@ -10,6 +10,7 @@ import {
   testClient,
   UUID,
   useMockServer,
+  warnLogger,
 } from './support.js';
 
 const { server, requests } = useMockServer();
@@ -34,10 +35,14 @@ describe('webhooks.list', () => {
   });
 
   it('keeps event types added after this SDK, and unknown fields', async () => {
+    const { logger, warnings } = warnLogger();
     const webhook = records.webhook({ events: ['kudos.boosted'], last_delivery_at: null });
     server.use(http.get(COLLECTION, () => json({ data: [webhook] })));
-    const result = await client.webhooks.list();
+    const result = await testClient({ logger }).webhooks.list();
     expect(result.data).toEqual([webhook]);
+    expect(warnings).toEqual([
+      expect.stringContaining('GET /v1/webhooks: data.0.events.0 is "kudos.boosted"'),
+    ]);
   });
 });
 
@@ -77,15 +82,54 @@ describe('webhooks.create', () => {
     expect(await requests[0]?.body).toEqual({ url: validCreate.url, events: [...events] });
   });
 
-  it('rejects a response without the secret, which only creation returns', async () => {
+  it.each([
+    'http://localhost:3000/hooks',
+    'http://LOCALHOST/hooks',
+    'http://127.0.0.1:3000/hooks',
+    'http://127.42.0.9/hooks',
+    'http://[::1]:8080/hooks',
+  ])('accepts the http URL of a local receiver, %s', async (url) => {
+    server.use(
+      http.post(COLLECTION, () => json({ data: records.webhook({ url, secret: SECRET }) }, 201)),
+    );
+    await client.webhooks.create({ url, events: ['*'] });
+    expect(await requests[0]?.body).toEqual({ url, events: ['*'] });
+  });
+
+  it('sends an event type added after this SDK as given: the service decides whether it has it', async () => {
+    server.use(
+      http.post(COLLECTION, () => json({ data: records.webhook({ secret: SECRET }) }, 201)),
+    );
+    await client.webhooks.create({ url: validCreate.url, events: ['kudos.boosted'] });
+    expect(await requests[0]?.body).toEqual({ url: validCreate.url, events: ['kudos.boosted'] });
+  });
+
+  it('resolves, and warns, when the answer lacks the secret: the webhook was registered', async () => {
+    const { logger, warnings } = warnLogger();
+    const strict = testClient({ logger });
     server.use(http.post(COLLECTION, () => json({ data: records.webhook() }, 201)));
-    await expect(client.webhooks.create(validCreate)).rejects.toThrow('data.secret is required');
+    await expect(strict.webhooks.create(validCreate)).resolves.toEqual({ data: records.webhook() });
+    expect(warnings).toEqual([
+      expect.stringContaining('POST /v1/webhooks: data.secret is missing, but the SDK assumes'),
+    ]);
   });
 
   it.each<[string, Record<string, unknown>, string[], string]>([
     [
-      'an http url',
+      'an http url on a public host',
       { ...validCreate, url: 'http://hooks.example.com' },
+      ['url'],
+      'url: must be an https URL (http only on localhost, 127.0.0.0/8 or [::1])',
+    ],
+    [
+      'an http url on a host that only starts like loopback',
+      { ...validCreate, url: 'http://localhost.example.com/hooks' },
+      ['url'],
+      'url: must be an https URL',
+    ],
+    [
+      'an http url on a private, not loopback, address',
+      { ...validCreate, url: 'http://10.0.0.1/hooks' },
       ['url'],
       'url: must be an https URL',
     ],
@@ -97,10 +141,16 @@ describe('webhooks.create', () => {
     ],
     ['a missing url', { events: ['*'] }, ['url'], 'url: is required'],
     [
-      'an unknown event type',
-      { ...validCreate, events: ['recognition.created', 'recognition.create'] },
+      'an empty event type',
+      { ...validCreate, events: ['recognition.created', ''] },
       ['events.1'],
-      'events.1: must be a known event type or "*", not "recognition.create"',
+      'events.1: must not be an empty string',
+    ],
+    [
+      'an event type that is not a string',
+      { ...validCreate, events: [3] },
+      ['events.0'],
+      'events.0: must be a string',
     ],
     [
       'an empty events list',
@@ -123,7 +173,7 @@ describe('webhooks.create', () => {
     ],
   ])('rejects %s locally, sending nothing', async (_case, params, fields, message) => {
     const error = await expectLocalValidationError(
-      client.webhooks.create(params as WebhookCreateParams),
+      client.webhooks.create(params as unknown as WebhookCreateParams),
       fields,
     );
     expect(error.message).toContain(message);
@@ -144,10 +194,23 @@ describe('webhooks.update', () => {
     expect(request?.headers.get('idempotency-key')).toBeTruthy();
   });
 
+  it('accepts an http URL on loopback, and sends a null description to remove it', async () => {
+    server.use(http.patch(ITEM, () => json({ data: records.webhook() })));
+    await client.webhooks.update(UUID.record, {
+      url: 'http://127.0.0.1:3000/hooks',
+      description: null,
+    });
+    expect(await requests[0]?.body).toEqual({
+      url: 'http://127.0.0.1:3000/hooks',
+      description: null,
+    });
+  });
+
   it.each<[string, Record<string, unknown>, string[]]>([
     ['an unknown key', { enabled: true, secret: SECRET }, ['secret']],
     ['a non-https url', { url: 'ftp://hooks.example.com' }, ['url']],
-    ['an unknown event type', { events: ['user.promoted'] }, ['events.0']],
+    ['an http url on a public host', { url: 'http://hooks.example.com' }, ['url']],
+    ['an empty event type', { events: [''] }, ['events.0']],
     ['an empty events list', { events: [] }, ['events']],
     ['enabled as a string', { enabled: 'false' }, ['enabled']],
   ])('rejects %s locally, sending nothing', async (_case, params, fields) => {
