@@ -432,7 +432,10 @@ async function checkDocs(docsRoot, tmp, typesOnly) {
         ? `did not finish within ${RUN_TIMEOUT_MS / 1000} s (a wait, or something left open)`
         : `exited with ${result.code ?? result.signal}`;
       console.log(`FAIL ${where} run`);
-      const output = result.output.trim().split('\n').slice(-15).join('\n    ');
+      // The error's message is at the top of Node's report, what the block printed before it.
+      const lines = result.output.trim().split('\n');
+      const shown = lines.length > 24 ? [...lines.slice(0, 16), '…', ...lines.slice(-6)] : lines;
+      const output = shown.join('\n    ');
       failures.push(`${where}: run ${why}\n    ${output}`);
     }
   }
