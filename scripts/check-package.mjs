@@ -7,12 +7,13 @@
 //   - a strict `tsc --noEmit` (skipLibCheck off) of consumer files under moduleResolution
 //     nodenext (an ESM package and a CommonJS one), bundler, and node10 (the default of
 //     `module: commonjs`);
+//   - no zod or ky type in the packed declarations (dist/*.d.ts, *.d.cts): public types are the SDK's own;
 //   - publint --strict and attw (arethetypeswrong) on that same tarball;
 //   - the bundle-size budgets of .size-limit.json (size-limit).
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
 //
 // Usage: node scripts/check-package.mjs [--keep]   (--keep leaves the temp project in place)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installRuntimes } from './install-runtimes.mjs';
@@ -389,6 +390,27 @@ async function attw(tarball) {
   return result.code === 0 ? undefined : `attw exited with ${result.code}`;
 }
 
+// An import of zod or ky (`from 'zod/mini'`, `import('ky')`), or one of their types inlined.
+const DEPENDENCY_TYPE = /['"](?:zod|ky)(?:\/[^'"]*)?['"]|\bZod[A-Z]\w*|\bKy[A-Z]\w*/;
+
+/**
+ * The declarations as packed name neither zod nor ky: the public types are the SDK's own, so a
+ * customer's types never depend on a runtime dependency's version.
+ */
+function declarationsOwnTypes(project) {
+  const dist = join(project, 'node_modules', ...pkg.name.split('/'), 'dist');
+  const found = [];
+  for (const file of readdirSync(dist).filter((name) => /\.d\.c?ts$/.test(name))) {
+    const lines = readFileSync(join(dist, file), 'utf8').split('\n');
+    lines.forEach((line, index) => {
+      if (DEPENDENCY_TYPE.test(line))
+        found.push(`dist/${file}:${index + 1}: ${line.trim().slice(0, 120)}`);
+    });
+  }
+  for (const line of found.slice(0, 20)) indent(line);
+  return found.length ? `${found.length} declaration lines name zod or ky` : undefined;
+}
+
 /** The size budgets of `.size-limit.json`, as `npm run size` checks them. */
 async function runSizeBudget() {
   const sizeLimit = join(root, 'node_modules', 'size-limit', 'bin.js');
@@ -441,6 +463,9 @@ async function main() {
       });
     }
     if (project) {
+      await check('no zod or ky types in dist/*.d.ts, *.d.cts', () =>
+        declarationsOwnTypes(project),
+      );
       for (const [version, node] of nodes) {
         await check(`node${version} esm import`, () => runProgram(node, project, 'esm.mjs'));
         await check(`node${version} cjs require`, () => runProgram(node, project, 'cjs.cjs'));
