@@ -125,7 +125,7 @@ function directivesBefore(lines, fenceIndex) {
 
 /**
  * The links of a Markdown text outside code: `{ line, target }`. Inline links and images,
- * reference definitions and HTML `href`/`src` attributes.
+ * reference definitions, autolinks and HTML `href`/`src` attributes.
  */
 function extractLinks(markdown) {
   const links = [];
@@ -145,6 +145,7 @@ function extractLinks(markdown) {
       /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
       /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g,
       /\s(?:href|src)="([^"]+)"/g,
+      /<([a-z][a-z\d+.-]*:[^>\s]+)>/gi, // an autolink
     ];
     for (const pattern of patterns) {
       for (const match of line.matchAll(pattern)) links.push({ line: index + 1, target: match[1] });

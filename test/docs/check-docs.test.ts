@@ -63,13 +63,16 @@ it('only type-checks blocks marked types-only or with declared values', () => {
   );
 });
 
-it('fails links to missing files, missing headings, the web and above the root', () => {
+it('fails links to missing files, missing headings, the web (autolinks too) and above the root', () => {
   const at = `README.md:${lineOf(readme, '[missing]')}: link`;
   expect(output).toContain(`${at} docs/nope.md: no such file`);
   expect(output).toContain(`${at} docs/guide.md#nowhere: no heading #nowhere in docs/guide.md`);
   expect(output).toContain(`${at} https://example.com leads outside the repository`);
   expect(output).toContain(
     `README.md:${lineOf(readme, '[above the root]')}: link ../outside.md leads outside the repository`,
+  );
+  expect(output).toContain(
+    `README.md:${lineOf(readme, '<https:')}: link https://example.com/autolink leads outside the repository`,
   );
   // Good links (with GitHub's heading slugs, duplicates numbered) are not reported.
   expect(output).not.toMatch(/link docs\/guide\.md(#a-code|#usage-1)?:/);
@@ -78,7 +81,7 @@ it('fails links to missing files, missing headings, the web and above the root',
 });
 
 it('ends with the count and exits 1 on a failure', () => {
-  // 5 good links and 3 good blocks; 4 bad links and 3 bad blocks.
-  expect(output).toMatch(/\ndocs: 8 passed, 7 failed\n/);
+  // 5 good links and 3 good blocks; 5 bad links and 3 bad blocks.
+  expect(output).toMatch(/\ndocs: 8 passed, 8 failed\n/);
   expect(exitCode).toBe(1);
 });
