@@ -5,6 +5,7 @@ import {
   parseCommandArgs,
   readJsonArgument,
   reportError,
+  stderrLogger,
   UsageError,
 } from './command.js';
 
@@ -61,7 +62,7 @@ Examples:
 
     let result: unknown;
     try {
-      const client = new Client();
+      const client = new Client({ logger: stderrLogger() });
       result =
         method === 'GET'
           ? await client.get(path, { query })

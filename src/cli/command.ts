@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { ApiError, EmployeeRecognitionError } from '@employee-recognition/sdk';
+import { ApiError, EmployeeRecognitionError, type Logger } from '@employee-recognition/sdk';
 
 /** One subcommand of `employee-recognition`. */
 export interface Command {
@@ -130,4 +130,14 @@ export function reportError(error: unknown): number {
     throw error;
   }
   return EXIT.failure;
+}
+
+/**
+ * The SDK's log lines (RECOGNITION_LOG) on stderr: the default, `console`, prints `info` and
+ * `debug` to stdout, where they would mix with the JSON or records a command prints.
+ */
+export function stderrLogger(
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
+  return { debug: write, info: write, warn: write, error: write };
 }

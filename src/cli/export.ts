@@ -1,7 +1,15 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { Client, type Recognition } from '@employee-recognition/sdk';
-import { type Command, EXIT, parseCommandArgs, reportError, UsageError } from './command.js';
+import { ENV_LOG_LEVEL } from '../contract.js';
+import {
+  type Command,
+  EXIT,
+  parseCommandArgs,
+  reportError,
+  stderrLogger,
+  UsageError,
+} from './command.js';
 
 const FORMATS = ['csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
@@ -66,17 +74,11 @@ JSON Lines keeps every field the service sends.`,
     process.once('SIGINT', onSigint);
     let client: Client;
     try {
-      client = new Client(
-        progress && {
-          logLevel: 'info',
-          logger: {
-            debug: progress.note,
-            info: progress.note,
-            warn: progress.note,
-            error: progress.note,
-          },
-        },
-      );
+      client = new Client({
+        // On a terminal the waits (info) show by default, above the status line.
+        logLevel: progress && !process.env[ENV_LOG_LEVEL] ? 'info' : undefined,
+        logger: stderrLogger(progress?.note),
+      });
     } catch (error) {
       process.off('SIGINT', onSigint);
       return reportError(error);
@@ -125,17 +127,12 @@ JSON Lines keeps every field the service sends.`,
       process.stderr.write(`Cannot write ${values.out ?? 'stdout'}: ${writeError.message}\n`);
       return EXIT.failure;
     }
+    const summary = `${count(records, 'recognition')} from ${count(pages, 'page')}${values.out ? ` written to ${values.out}` : ''}`;
     if (interrupt.signal.aborted && !writeError) {
-      process.stderr.write(
-        `Interrupted: ${records} recognitions from ${pages} pages written${values.out ? ` to ${values.out}` : ''}.\n`,
-      );
+      process.stderr.write(`Interrupted: ${summary}.\n`);
       return EXIT.interrupted;
     }
-    if (code === EXIT.ok && progress) {
-      progress.note(
-        `${records} recognitions from ${pages} pages${values.out ? ` written to ${values.out}` : ''}.`,
-      );
-    }
+    if (code === EXIT.ok && progress) process.stderr.write(`${summary}.\n`);
     return code;
   },
 };
@@ -164,22 +161,26 @@ function csvField(value: unknown): string {
 }
 
 // One status line on stderr, rewritten in place; log lines (the client's waits on the rate
-// limit and retries, with their cause) are printed above it.
+// limit and before retries, with their cause) are printed above it.
 function createProgress() {
+  const clearLine = '\r\x1b[2K';
   let status = '';
-  const show = () => process.stderr.write(`\r\x1b[2K${status}`);
   return {
     update(records: number, pages: number) {
-      status = `${records} recognitions, ${pages} pages`;
-      show();
+      status = `${count(records, 'recognition')}, ${count(pages, 'page')}`;
+      process.stderr.write(clearLine + status);
     },
-    note(...parts: unknown[]) {
-      process.stderr.write(`\r\x1b[2K${parts.map(String).join(' ')}\n`);
-      show();
+    note(line: string) {
+      process.stderr.write(`${clearLine}${line}\n${status}`);
     },
+    /** Removes the status line. */
     done() {
-      if (status) process.stderr.write('\n');
+      if (status) process.stderr.write(clearLine);
       status = '';
     },
   };
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

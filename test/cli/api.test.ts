@@ -109,6 +109,15 @@ describe('employee-recognition api', () => {
     expect(invalid.stderr).toMatch(/recipient_id: /);
   });
 
+  it('keeps the SDK’s log lines (RECOGNITION_LOG) on stderr, so stdout stays JSON', async () => {
+    const result = await api(['GET', '/v1/users', '--query', 'limit=2'], {
+      env: { RECOGNITION_LOG: 'debug' },
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: [{}, {}] });
+    expect(result.stderr).toMatch(/GET \S+\/v1\/users\?limit=2 -> 200 in \d+ ms/);
+  });
+
   it('never shows the credential, even when the service refuses it', async () => {
     const apiKey = `rk_test_${'Z'.repeat(32)}`;
     const result = await api(['GET', '/v1/users'], { env: { RECOGNITION_API_KEY: apiKey } });

@@ -131,7 +131,9 @@ describe('employee-recognition export recognitions', () => {
       running.child.kill('SIGINT');
       const result = await running.exited;
       expect(result.code).toBe(130);
-      expect(result.stderr).toContain('Interrupted: 100 recognitions from 1 pages written');
+      expect(result.stderr).toContain(
+        `Interrupted: 100 recognitions from 1 page written to ${out}.`,
+      );
       const rows = parse(readFileSync(out, 'utf8'), { columns: true });
       expect(rows).toEqual((await expected()).slice(0, 100).map(asCsvRow));
     } finally {
