@@ -135,7 +135,7 @@ describe('faults against a real server', () => {
     const { error } = await listUsers(server.url);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).issues).toEqual([
-      { path: '(body)', message: 'is not JSON' },
+      { path: '(body)', message: 'must be JSON' },
     ]);
   });
 
