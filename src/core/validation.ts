@@ -183,21 +183,16 @@ interface Finding extends ResponseIssue {
 }
 
 function findings(schema: z.ZodMiniType, body: unknown): Finding[] {
-  if (body instanceof NotJson) {
-    return [
-      {
-        kind: 'envelope',
-        path: '(body)',
-        message: 'must be JSON',
-        received: 'is not JSON',
-        section: '§4',
-      },
-    ];
+  // Not JSON, or nothing at all (an empty 2xx where a body was due): the whole body is at fault.
+  if (body instanceof NotJson || body === undefined) {
+    const [message, received] =
+      body === undefined ? ['must not be empty', 'is empty'] : ['must be JSON', 'is not JSON'];
+    return [{ kind: 'envelope', path: '(body)', message, received, section: '§4' }];
   }
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return [];
   return result.error.issues.map((issue) => {
-    const path = pathOf(issue.path);
+    const path = issue.path.length === 0 ? '(body)' : pathOf(issue.path);
     const received = describeReceived(issue.input);
     const message = describe(issue);
     if (issue.code === 'custom' && issue.params?.[UNKNOWN_VALUE]) {

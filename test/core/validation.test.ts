@@ -108,7 +108,8 @@ describe("parseResponse under 'warn'", () => {
 describe('parseResponse checks the envelope of a read in every mode', () => {
   it.each<[string, ApiRequest, unknown, string]>([
     ['a body without data', GET_ONE, { recognition: records.recognition() }, 'data is required'],
-    ['a body that is an array', LIST, [records.recognition()], '(root) must be an object'],
+    ['an empty body', GET_ONE, undefined, '(body) must not be empty'],
+    ['a body that is an array', LIST, [records.recognition()], '(body) must be an object'],
     [
       'a record without id',
       GET_ONE,
@@ -220,16 +221,20 @@ describe('parseResponse never fails a successful write', () => {
     ]);
   });
 
-  it('a write answered with a body that is not JSON resolves with nothing and warns', () => {
-    const { setting, warnings } = validation('strict');
-    const patch = { method: 'PATCH', path: `/v1/webhooks/${UUID.record}` } as const;
-    expect(
-      parseResponse(recognitionBody, answer(new NotJson('OK'), 200), patch, setting),
-    ).toBeUndefined();
-    expect(warnings).toEqual([
-      `PATCH /v1/webhooks/${UUID.record}: (body) is not JSON, but the SDK assumes it must be JSON (contract §4). The write succeeded, so the call resolves with the body as received; do not repeat it.`,
-    ]);
-  });
+  it.each<[string, unknown, string]>([
+    ['not JSON', new NotJson('OK'), 'is not JSON, but the SDK assumes it must be JSON'],
+    ['empty', undefined, 'is empty, but the SDK assumes it must not be empty'],
+  ])(
+    'a write answered with a body that is %s resolves with nothing and warns',
+    (_case, body, issue) => {
+      const { setting, warnings } = validation('strict');
+      const patch = { method: 'PATCH', path: `/v1/webhooks/${UUID.record}` } as const;
+      expect(parseResponse(recognitionBody, answer(body, 200), patch, setting)).toBeUndefined();
+      expect(warnings).toEqual([
+        `PATCH /v1/webhooks/${UUID.record}: (body) ${issue} (contract §4). The write succeeded, so the call resolves with the body as received; do not repeat it.`,
+      ]);
+    },
+  );
 });
 
 describe('parseQuery', () => {
