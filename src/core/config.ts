@@ -8,6 +8,7 @@ import {
   HEADER_IDEMPOTENCY_KEY,
   IDEMPOTENCY_KEY_MAX_LENGTH,
 } from '../contract.js';
+import { readEnv } from '../internal/env.js';
 import { EmployeeRecognitionError } from './errors.js';
 
 /**
@@ -517,13 +518,4 @@ function envLogLevel(): LogLevel {
   const level = readEnv(ENV_LOG_LEVEL)?.trim().toLowerCase();
   // A mistyped variable must not stop every client of the process from starting.
   return LOG_LEVELS.includes(level as LogLevel) ? (level as LogLevel) : CLIENT_DEFAULTS.logLevel;
-}
-
-/** An environment variable where the runtime has `process.env` and lets us read it (Deno may not). */
-export function readEnv(name: string): string | undefined {
-  try {
-    return globalThis.process?.env?.[name] || undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,3 +1,5 @@
+import { EmployeeRecognitionError } from '../core/errors.js';
+
 /** Why a delivery failed verification; stable across releases, for code to branch on. */
 export type WebhookVerificationErrorReason =
   | 'missing_header' // webhook-id, webhook-timestamp or webhook-signature is absent or empty
@@ -13,14 +15,14 @@ export type WebhookVerificationErrorReason =
  * delivery with 400; for `invalid_secret`, the receiver's own misconfiguration, with 500 so that
  * the service retries once it is fixed. The message never contains the secret.
  */
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends EmployeeRecognitionError {
+  override name = 'WebhookVerificationError';
   /** The failed check, for code to branch on. */
   readonly reason: WebhookVerificationErrorReason;
 
   /** @param reason - The failed check. @param message - A human-readable explanation. */
   constructor(reason: WebhookVerificationErrorReason, message: string) {
     super(message);
-    this.name = 'WebhookVerificationError';
     this.reason = reason;
   }
 }

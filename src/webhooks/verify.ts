@@ -3,6 +3,8 @@
  * timestamp → signature → event. Each step throws a WebhookVerificationError naming the check
  * that failed; the HMAC itself is in crypto.ts.
  */
+import { ConfigurationError } from '../core/config.js';
+import { readEnv } from '../internal/env.js';
 import {
   ENV_WEBHOOK_SECRET,
   WEBHOOK_HEADER_ID,
@@ -64,7 +66,7 @@ let backend: HmacBackend | undefined;
  * @returns The verified event, typed by its `type`.
  * @throws {@link WebhookVerificationError} (as a rejection) when the delivery must not be trusted,
  *   or when a secret is malformed or there is none; its `reason` says which check failed.
- * @throws RangeError (as a rejection) when `options.tolerance` or `options.now` is not a valid
+ * @throws ConfigurationError (as a rejection) when `options.tolerance` or `options.now` is not a valid
  *   number, which would otherwise let any timestamp pass.
  * @example
  * ```ts
@@ -92,7 +94,12 @@ export async function verifyWith(
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
   const tolerance = options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS;
-  if (!(tolerance >= 0)) throw new RangeError('tolerance must be a number of seconds, 0 or more');
+  if (!(tolerance >= 0)) {
+    throw new ConfigurationError(
+      'tolerance',
+      '`tolerance` must be a number of seconds, 0 or more.',
+    );
+  }
   const keys = parseKeys(secret);
   const body = toBody(payload);
   const [id, timestamp, signature] = readRequiredHeaders(headers);
@@ -123,7 +130,7 @@ const parsedSecrets = new Map<string, ParsedSecret>();
 /** The secrets to try: those given, or the one in the environment when none is given. */
 function parseKeys(secret: unknown): ParsedSecret[] {
   if (secret === undefined || secret === null) {
-    const fromEnv = readEnvSecret();
+    const fromEnv = readEnv(ENV_WEBHOOK_SECRET);
     if (fromEnv === undefined) {
       throw new WebhookVerificationError(
         'invalid_secret',
@@ -153,15 +160,6 @@ function parseKey(secret: unknown, source = 'A webhook secret'): ParsedSecret {
     'invalid_secret',
     `${source} must be whsec_ followed by non-empty base64`,
   );
-}
-
-/** RECOGNITION_WEBHOOK_SECRET where the runtime has `process.env` and lets us read it (Deno may not). */
-function readEnvSecret(): string | undefined {
-  try {
-    return globalThis.process?.env?.[ENV_WEBHOOK_SECRET] || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The body's bytes without copying (the signature covers exactly these), or its string. */
@@ -273,7 +271,7 @@ function nowInSeconds(now: VerifyWebhookOptions['now']): number {
   const time = Number(typeof now === 'function' ? now() : (now ?? Date.now()));
   // An invalid clock would make every timestamp comparison false, that is, pass.
   if (!Number.isFinite(time)) {
-    throw new RangeError('now must be a valid Date or epoch milliseconds');
+    throw new ConfigurationError('now', '`now` must be a valid Date or epoch milliseconds.');
   }
   return Math.floor(time / 1000);
 }
