@@ -42,10 +42,11 @@ export const pageParamsSchema = z.strictObject(pageParamsShape);
 
 /**
  * A list's params as the core pages through them: none (`undefined` or `null`) is no params, and
- * a null field is an absent one, so neither is sent nor carried to the next page.
+ * a null field is an absent one, so neither is sent nor carried to the next page. Anything but a
+ * plain object goes to the schema as it is, to be reported there.
  */
 export function listParams<Params extends PageParams>(params: Params | null | undefined): Params {
   if (params === null || params === undefined) return {} as Params;
-  if (typeof params !== 'object') return params;
+  if (typeof params !== 'object' || Array.isArray(params)) return params;
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== null)) as Params;
 }

@@ -64,6 +64,8 @@ describe('users.list', () => {
     ['page 0', { page: 0 }, ['page']],
     ['a filter users do not have', { sender_id: UUID.alice }, ['sender_id']],
     ['a misspelled parameter', { per_page: 10 }, ['per_page']],
+    ['an array for params', [10], ['(root)']],
+    ['a number for params', 10, ['(root)']],
   ])(
     'rejects %s locally as the 400 the service would answer, sending nothing',
     async (_case, params, fields) => {
