@@ -37,8 +37,17 @@ async function main(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const command = COMMANDS.find((each) => each.name === name);
-  if (!command) throw new UsageError(`Unknown command "${name}".`);
-  return command.run(rest);
+  try {
+    if (!command) throw new UsageError(`Unknown command "${name}".`);
+    return await command.run(rest);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const help = command
+      ? `employee-recognition ${command.name} --help`
+      : 'employee-recognition --help';
+    process.stderr.write(`employee-recognition: ${error.message}\nSee ${help}.\n`);
+    return EXIT.usage;
+  }
 }
 
 main(process.argv.slice(2)).then(
@@ -46,16 +55,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(
-        `employee-recognition: ${error.message}\nSee employee-recognition --help.\n`,
-      );
-      process.exitCode = EXIT.usage;
-    } else {
-      process.stderr.write(
-        `employee-recognition: ${error instanceof Error ? error.stack : String(error)}\n`,
-      );
-      process.exitCode = EXIT.failure;
-    }
+    // A bug of the CLI: the stack helps whoever reports it.
+    process.stderr.write(
+      `employee-recognition: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    process.exitCode = EXIT.failure;
   },
 );

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const root = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
 // Generous: the machine is shared; the wait ends early when the child does.
 const STEP_TIMEOUT_MS = 120_000;
 const DEFAULT_RUN_TIMEOUT_MS = 30_000;
@@ -49,6 +49,17 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+// A setup step; when it fails, the error shows the end of what the step printed.
+async function step(file: string, args: string[], cwd: string): Promise<string> {
+  try {
+    return (await execFileAsync(file, args, { cwd, timeout: STEP_TIMEOUT_MS })).stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    const output = `${stdout}\n${stderr}`.trim().split('\n').slice(-20).join('\n');
+    throw new Error(`${[file, ...args].join(' ')} failed:\n${output}`, { cause: error });
+  }
+}
+
 /** Builds, packs and installs the package into a fresh project (about 5 s). */
 export async function installCli(): Promise<InstalledCli> {
   const work = mkdtempSync(join(tmpdir(), 'er-cli-'));
@@ -60,7 +71,7 @@ export async function installCli(): Promise<InstalledCli> {
     if (existsSync(join(root, file))) copyFileSync(join(root, file), join(packageDir, file));
   }
   // Declaration files play no part in running the bin; leaving them out saves most of the build.
-  await run(
+  await step(
     process.execPath,
     [
       join(root, 'node_modules/tsup/dist/cli-default.js'),
@@ -68,12 +79,12 @@ export async function installCli(): Promise<InstalledCli> {
       join(packageDir, 'dist'),
       '--no-dts',
     ],
-    { cwd: root, timeout: STEP_TIMEOUT_MS },
+    root,
   );
-  const { stdout: packed } = await run(
+  const packed = await step(
     'npm',
     ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
-    { cwd: packageDir, timeout: STEP_TIMEOUT_MS },
+    packageDir,
   );
   const [{ filename }] = JSON.parse(packed.slice(packed.indexOf('['))) as [{ filename: string }];
   writeFileSync(
@@ -82,7 +93,7 @@ export async function installCli(): Promise<InstalledCli> {
   );
   // The package's dependencies come from npm's cache when it has them; msw, the testing entry's
   // optional peer, is not installed, as in a customer's project that never added it.
-  await run(
+  await step(
     'npm',
     [
       'install',
@@ -92,7 +103,7 @@ export async function installCli(): Promise<InstalledCli> {
       '--ignore-scripts',
       join(work, filename),
     ],
-    { cwd: project, timeout: STEP_TIMEOUT_MS },
+    project,
   );
   const bin = join(project, 'node_modules', '.bin', 'employee-recognition');
   const children = new Set<ChildProcess>();

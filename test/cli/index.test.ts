@@ -1,0 +1,56 @@
+import { VERSION } from '@employee-recognition/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InstalledCli, installCli } from './installed-cli.js';
+
+const COMMANDS = ['mock', 'trigger', 'api', 'export'];
+let cli: InstalledCli;
+
+beforeAll(async () => {
+  cli = await installCli();
+}, 180_000);
+
+afterAll(async () => {
+  await cli?.remove();
+});
+
+describe('employee-recognition', () => {
+  it('prints the SDK version with --version and -v', async () => {
+    for (const flag of ['--version', '-v']) {
+      expect(await cli.run([flag])).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    }
+  });
+
+  it('lists every command with --help, and with no command exits 2 after the same help', async () => {
+    const help = await cli.run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: employee-recognition <command> \[options\]/);
+    for (const command of COMMANDS)
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+    const bare = await cli.run([]);
+    expect(bare).toMatchObject({ code: 2, stdout: help.stdout });
+  });
+
+  it.each(COMMANDS)(
+    'prints the help of %s with --help and -h, sending nothing',
+    async (command) => {
+      for (const flag of ['--help', '-h']) {
+        const result = await cli.run([command, flag]);
+        expect(result).toMatchObject({ code: 0, stderr: '' });
+        expect(result.stdout).toMatch(new RegExp(`^Usage: employee-recognition ${command}\\b`));
+        expect(result.stdout).toContain('-h, --help');
+      }
+    },
+  );
+
+  it('exits 2 on an unknown command or option, pointing at the right help', async () => {
+    const unknown = await cli.run(['listen']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'employee-recognition: Unknown command "listen".\nSee employee-recognition --help.\n',
+    );
+    const option = await cli.run(['mock', '--prot', '4010']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--prot'");
+    expect(option.stderr).toContain('See employee-recognition mock --help.');
+  });
+});
