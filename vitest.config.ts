@@ -18,5 +18,6 @@ export default defineConfig({
     restoreMocks: true,
     unstubEnvs: true,
     testTimeout: 20_000,
+    setupFiles: ['test/setup/log-scan.ts'],
   },
 });
