@@ -1,6 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ApiConnectionError,
   ApiTimeoutError,
@@ -22,48 +21,19 @@ import {
   type ResponseContext,
   type RetryContext,
 } from '../../src/core/config.js';
-import { getUsers, TEST_API_KEY, TEST_BASE_URL, testTransport } from '../support/core.js';
+import {
+  errorBody,
+  getUsers,
+  ok,
+  settleWithFakeTimers,
+  TEST_API_KEY,
+  TEST_BASE_URL,
+  testTransport,
+  USERS_URL,
+  useScriptedServer,
+} from '../support/core.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  vi.useRealTimers();
-});
-afterAll(() => server.close());
-
-const USERS_URL = `${TEST_BASE_URL}/v1/users`;
-const ok = () => HttpResponse.json({ data: [] }, { headers: { 'x-request-id': 'req_ok' } });
-
-function errorBody(code: string, message: string, details?: unknown) {
-  return { error: { code, message, ...(details ? { details } : {}) } };
-}
-
-/** Answers with the given responses in turn, recording each request. */
-function script(method: 'get' | 'post', url: string, ...responses: Array<() => Response>) {
-  const requests: Request[] = [];
-  server.use(
-    http[method](url, ({ request }) => {
-      requests.push(request.clone());
-      const next = responses[Math.min(requests.length - 1, responses.length - 1)];
-      return next?.() ?? ok();
-    }),
-  );
-  return requests;
-}
-
-/** Runs a call under fake timers, moving the clock until it settles. */
-async function settleWithFakeTimers<T>(call: () => Promise<T>) {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  const started = Date.now();
-  const outcome = call().then(
-    (value) => ({ value, error: undefined }),
-    (error: unknown) => ({ value: undefined, error }),
-  );
-  await vi.runAllTimersAsync();
-  const result = await outcome;
-  return { ...result, elapsed: Date.now() - started };
-}
+const { server, script } = useScriptedServer();
 
 describe('authentication', () => {
   it('sends the API key as a Bearer credential with JSON and SDK headers', async () => {
@@ -180,166 +150,6 @@ describe('errors from answers', () => {
     const error = await getUsers().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as Error).message).toContain('{"error": {"code": "inval');
-  });
-});
-
-describe('retries', () => {
-  it('retries 429 after the Retry-After seconds, then succeeds', async () => {
-    const requests = script(
-      'get',
-      USERS_URL,
-      () =>
-        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
-          status: 429,
-          headers: { 'retry-after': '3' },
-        }),
-      ok,
-    );
-    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
-    expect(error).toBeUndefined();
-    expect(requests).toHaveLength(2);
-    expect(elapsed).toBe(3000);
-  });
-
-  it('retries 429 at the HTTP-date of Retry-After', async () => {
-    vi.useFakeTimers({
-      toFake: ['setTimeout', 'clearTimeout', 'Date'],
-      now: Date.UTC(2026, 10, 22, 9, 0, 0),
-    });
-    const requests = script(
-      'get',
-      USERS_URL,
-      () =>
-        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
-          status: 429,
-          headers: { 'retry-after': new Date(Date.UTC(2026, 10, 22, 9, 0, 5)).toUTCString() },
-        }),
-      ok,
-    );
-    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
-    expect(error).toBeUndefined();
-    expect(requests).toHaveLength(2);
-    expect(elapsed).toBe(5000);
-  });
-
-  it('gives up after maxRetries with a RateLimitError carrying retryAfter', async () => {
-    const requests = script('get', USERS_URL, () =>
-      HttpResponse.json(errorBody('rate_limited', 'slow down'), {
-        status: 429,
-        headers: { 'retry-after': '1' },
-      }),
-    );
-    const { error } = await settleWithFakeTimers(() => getUsers({ maxRetries: 3 }));
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).retryAfter).toBe(1000);
-    expect(requests).toHaveLength(4);
-  });
-
-  it('does not wait on a Retry-After over 60 s: the caller gets the RateLimitError at once', async () => {
-    const requests = script('get', USERS_URL, () =>
-      HttpResponse.json(errorBody('rate_limited', 'slow down'), {
-        status: 429,
-        headers: { 'retry-after': '61' },
-      }),
-    );
-    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).retryAfter).toBe(61_000);
-    expect(requests).toHaveLength(1);
-    expect(elapsed).toBe(0);
-  });
-
-  it.each([408, 500, 502, 503, 504])('retries %i with exponential backoff', async (status) => {
-    vi.spyOn(Math, 'random').mockReturnValue(0);
-    const requests = script('get', USERS_URL, () => new HttpResponse(null, { status }));
-    const { error, elapsed } = await settleWithFakeTimers(() => getUsers());
-    expect((error as { status: number }).status).toBe(status);
-    expect(requests).toHaveLength(3);
-    expect(elapsed).toBe(500 + 1000);
-  });
-
-  it('spreads backoff with jitter of at most a quarter of the delay', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
-    script('get', USERS_URL, () => new HttpResponse(null, { status: 500 }), ok);
-    const { elapsed } = await settleWithFakeTimers(() => getUsers());
-    expect(elapsed).toBeGreaterThanOrEqual(375);
-    expect(elapsed).toBeLessThan(500);
-  });
-
-  it('retries a connection reset and succeeds', async () => {
-    const requests = script('get', USERS_URL, () => HttpResponse.error(), ok);
-    const { error, value } = await settleWithFakeTimers(() => getUsers());
-    expect(error).toBeUndefined();
-    expect(value?.body).toEqual({ data: [] });
-    expect(requests).toHaveLength(2);
-  });
-
-  it('gives ApiConnectionError when the connection keeps failing', async () => {
-    script('get', USERS_URL, () => HttpResponse.error());
-    const { error } = await settleWithFakeTimers(() => getUsers());
-    expect(error).toBeInstanceOf(ApiConnectionError);
-    expect(error).not.toBeInstanceOf(ApiTimeoutError);
-  });
-
-  it.each([400, 401, 403, 404, 409, 422])('never retries %i', async (status) => {
-    const requests = script('get', USERS_URL, () =>
-      HttpResponse.json(errorBody('x', 'no'), { status }),
-    );
-    const { error } = await settleWithFakeTimers(() => getUsers());
-    expect((error as { status: number }).status).toBe(status);
-    expect(requests).toHaveLength(1);
-  });
-
-  it('takes maxRetries per call over the client setting', async () => {
-    const requests = script('get', USERS_URL, () => new HttpResponse(null, { status: 500 }));
-    await settleWithFakeTimers(() => getUsers({ maxRetries: 5 }, { maxRetries: 0 }));
-    expect(requests).toHaveLength(1);
-  });
-
-  it('retries a POST with the same Idempotency-Key on every attempt', async () => {
-    const requests = script(
-      'post',
-      `${TEST_BASE_URL}/v1/recognitions`,
-      () => new HttpResponse(null, { status: 500 }),
-      () => HttpResponse.error(),
-      () => HttpResponse.json({ data: {} }, { status: 201 }),
-    );
-    const transport = testTransport();
-    const { error } = await settleWithFakeTimers(() =>
-      transport({ method: 'POST', path: '/v1/recognitions', body: { message: 'thanks' } }),
-    );
-    expect(error).toBeUndefined();
-    const keys = requests.map((request) => request.headers.get('idempotency-key'));
-    expect(keys).toHaveLength(3);
-    expect(new Set(keys).size).toBe(1);
-    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await requests[2]!.json()).toEqual({ message: 'thanks' });
-    expect(requests[2]!.headers.get('content-type')).toBe('application/json');
-  });
-
-  it('gives each POST call its own Idempotency-Key, and uses the caller’s when given', async () => {
-    const requests = script('post', `${TEST_BASE_URL}/v1/recognitions`, () =>
-      HttpResponse.json({ data: {} }, { status: 201 }),
-    );
-    const transport = testTransport();
-    const post = { method: 'POST', path: '/v1/recognitions', body: {} } as const;
-    await transport(post);
-    await transport(post);
-    await transport(post, { idempotencyKey: 'order-42' });
-    const keys = requests.map((request) => request.headers.get('idempotency-key'));
-    expect(keys[0]).not.toBe(keys[1]);
-    expect(keys[2]).toBe('order-42');
-  });
-
-  it('rejects an Idempotency-Key over 255 characters before sending', async () => {
-    const requests = script('post', `${TEST_BASE_URL}/v1/recognitions`, ok);
-    const error = await testTransport()(
-      { method: 'POST', path: '/v1/recognitions', body: {} },
-      { idempotencyKey: 'k'.repeat(256) },
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error).toMatchObject({ option: 'idempotencyKey' });
-    expect(requests).toHaveLength(0);
   });
 });
 
