@@ -1,11 +1,10 @@
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/core/config.js';
 import {
   ApiConnectionError,
   ApiError,
   ApiTimeoutError,
-  InternalServerError,
   RateLimitError,
   ResponseTooLargeError,
   UnprocessableEntityError,
