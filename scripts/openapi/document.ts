@@ -682,8 +682,10 @@ function queryParameter(
     ),
   });
   const property = (converted.properties as Record<string, JsonSchema>)[name]!;
-  const required = ((converted.required as string[] | undefined) ?? []).includes(name);
   const { description, ...rest } = property;
+  // A parameter the SDK always sends may have a default the service applies when it is absent.
+  const required =
+    ((converted.required as string[] | undefined) ?? []).includes(name) && !('default' in rest);
   const text = comments?.members.get(name) ?? (description as string | undefined);
   return {
     name,
