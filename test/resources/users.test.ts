@@ -59,7 +59,7 @@ describe('users.list', () => {
     expect(requests.map((request) => request.url.search)).toEqual(['', '?limit=10']);
   });
 
-  it.each<[string, Record<string, unknown>, string[]]>([
+  it.each<[string, unknown, string[]]>([
     ['limit 101', { limit: 101 }, ['limit']],
     ['page 0', { page: 0 }, ['page']],
     ['a filter users do not have', { sender_id: UUID.alice }, ['sender_id']],
