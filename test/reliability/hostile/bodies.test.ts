@@ -1,0 +1,188 @@
+/**
+ * Bounded bodies: whatever a server sends, success or error, the client reads at most
+ * `maxResponseBytes` of it (counted after decompression), then cancels the download and fails
+ * with a ResponseTooLargeError naming the cap. The cases that could exhaust memory run in a child
+ * process whose peak is measured.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client, ResponseTooLargeError } from '@employee-recognition/sdk';
+import { runClientInChild } from '../../support/child-process.js';
+import {
+  type BombEncoding,
+  cancelledByClient,
+  closeAllServers,
+  EMPTY_PAGE,
+  json,
+  rejection,
+  sendBomb,
+  sendEndless,
+  startHostileServer,
+  startRawServer,
+  USER,
+  zeros,
+} from '../../support/hostile-server.js';
+
+const API_KEY = `rk_test_${'B0undedB0dies'.repeat(3)}`;
+const MiB = 1024 * 1024;
+const CAP = MiB;
+/** Far beyond the cap: a client that read it all would hold hundreds of MiB. */
+const BOMB_SIZE = 256 * MiB;
+const ENCODINGS: BombEncoding[] = ['gzip', 'deflate', 'br'];
+
+afterEach(closeAllServers);
+
+function client(url: string, options: Record<string, unknown> = {}) {
+  return new Client({
+    apiKey: API_KEY,
+    baseUrl: url,
+    maxRetries: 0,
+    maxResponseBytes: CAP,
+    ...options,
+  });
+}
+
+function expectTooLarge(error: unknown, limit: number, status: number) {
+  expect(error).toBeInstanceOf(ResponseTooLargeError);
+  const tooLarge = error as ResponseTooLargeError;
+  expect(tooLarge.limit).toBe(limit);
+  expect(tooLarge.status).toBe(status);
+  expect(tooLarge.method).toBe('GET');
+  expect(tooLarge.url).toContain('/v1/users');
+  // Names the cap, in bytes or MiB, so the caller knows which option to raise.
+  const mib = `${limit / MiB} MiB`;
+  expect(
+    tooLarge.message.includes(String(limit)) ||
+      tooLarge.message.includes(limit.toLocaleString('en-US')) ||
+      tooLarge.message.includes(mib),
+  ).toBe(true);
+}
+
+describe('a body past maxResponseBytes fails with ResponseTooLargeError and is cancelled', () => {
+  for (const status of [200, 500]) {
+    for (const encoding of ENCODINGS) {
+      it(`${encoding} bomb in a ${status}: cancelled after the cap`, async () => {
+        let cancelled: Promise<void> | undefined;
+        const server = await startHostileServer((_request, response) => {
+          cancelled = cancelledByClient(response);
+          sendBomb(response, status, encoding, BOMB_SIZE);
+        });
+        const error = await rejection(client(server.url).users.list());
+        expectTooLarge(error, CAP, status);
+        await cancelled;
+      });
+    }
+
+    it(`endless chunked body in a ${status}: cancelled after the cap`, async () => {
+      let cancelled: Promise<void> | undefined;
+      const server = await startHostileServer((_request, response) => {
+        cancelled = cancelledByClient(response);
+        sendEndless(response, status);
+      });
+      const error = await rejection(client(server.url).users.list());
+      expectTooLarge(error, CAP, status);
+      await cancelled;
+    });
+
+    it(`huge body without Content-Length, ended by closing, in a ${status}`, async () => {
+      let cancelled: Promise<void> | undefined;
+      const server = await startRawServer((socket) => {
+        cancelled = cancelledByClient(socket);
+        socket.write(
+          `HTTP/1.1 ${status} Whatever\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n`,
+        );
+        zeros(BOMB_SIZE).pipe(socket);
+      });
+      const error = await rejection(client(server.url).users.list());
+      expectTooLarge(error, CAP, status);
+      await cancelled;
+    });
+  }
+
+  it('a Content-Length of 10 GiB: fails without reading it all', async () => {
+    let cancelled: Promise<void> | undefined;
+    const server = await startRawServer((socket) => {
+      cancelled = cancelledByClient(socket);
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${10 * 1024 * MiB}\r\n\r\n`,
+      );
+      zeros(BOMB_SIZE).pipe(socket);
+    });
+    const error = await rejection(client(server.url).users.list());
+    expectTooLarge(error, CAP, 200);
+    await cancelled;
+  });
+
+  it('the default cap is 8 MiB', async () => {
+    let cancelled: Promise<void> | undefined;
+    const server = await startHostileServer((_request, response) => {
+      cancelled = cancelledByClient(response);
+      sendEndless(response, 200);
+    });
+    const plain = new Client({ apiKey: API_KEY, baseUrl: server.url, maxRetries: 0 });
+    expectTooLarge(await rejection(plain.users.list()), 8 * MiB, 200);
+    await cancelled;
+  });
+
+  it('the cap counts decompressed bytes: a small gzip body just under it is read, just over it is not', async () => {
+    const page = JSON.stringify(EMPTY_PAGE);
+    const padded = (size: number) => page.slice(0, -1) + ' '.repeat(size - page.length) + '}';
+    const { gzipSync } = await import('node:zlib');
+    const server = await startHostileServer((request, response) => {
+      const size = request.url.includes('limit=2') ? CAP + 1 : CAP;
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end(gzipSync(padded(size)));
+    });
+    const under = await client(server.url).users.list({ limit: 1 });
+    expect(under.data).toEqual([]);
+    expectTooLarge(await rejection(client(server.url).users.list({ limit: 2 })), CAP, 200);
+  });
+
+  it('a body at the cap on a retried error: each attempt fails alike, none reads past the cap', async () => {
+    const server = await startHostileServer((_request, response) => sendEndless(response, 503));
+    const error = await rejection(client(server.url, { maxRetries: 1 }).users.list());
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(server.requests.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('memory stays within a small multiple of the cap (child process, peak measured)', () => {
+  /** Peak growth of the child's resident memory allowed over its warmed-up baseline. */
+  const MEMORY_BOUND = 16 * CAP;
+
+  async function measure(send: Parameters<typeof startHostileServer>[0]) {
+    const server = await startHostileServer((request, response, index, incoming) => {
+      if (request.url.endsWith('/warm-up')) json(response, 200, { data: USER });
+      else send(request, response, index, incoming);
+    });
+    return runClientInChild({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      options: { maxRetries: 0, maxResponseBytes: CAP },
+      userId: 'hostile',
+    });
+  }
+
+  for (const encoding of ENCODINGS) {
+    it(`${encoding} bomb of 256 MiB`, async () => {
+      const report = await measure((_request, response) =>
+        sendBomb(response, 200, encoding, BOMB_SIZE),
+      );
+      expect(report).toMatchObject({ resolved: false, name: 'ResponseTooLargeError', limit: CAP });
+      expect(report.peakRssGrowth).toBeLessThan(MEMORY_BOUND);
+    });
+  }
+
+  it('gzip bomb as an error answer (500)', async () => {
+    const report = await measure((_request, response) =>
+      sendBomb(response, 500, 'gzip', BOMB_SIZE),
+    );
+    expect(report).toMatchObject({ resolved: false, name: 'ResponseTooLargeError', status: 500 });
+    expect(report.peakRssGrowth).toBeLessThan(MEMORY_BOUND);
+  });
+
+  it('endless chunked body', async () => {
+    const report = await measure((_request, response) => sendEndless(response, 200));
+    expect(report).toMatchObject({ resolved: false, name: 'ResponseTooLargeError', limit: CAP });
+    expect(report.peakRssGrowth).toBeLessThan(MEMORY_BOUND);
+  });
+});
