@@ -19,7 +19,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      // `interface Recognition extends z.output<…> {}` names a schema's type so docs show its fields.
+      // `interface UserListParams extends PageParams {}` names a shared shape so docs show it by name.
       '@typescript-eslint/no-empty-object-type': [
         'error',
         { allowInterfaces: 'with-single-extends' },

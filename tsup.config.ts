@@ -6,7 +6,9 @@ const shared: Options = {
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
   },
-  dts: true,
+  // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
+  // of the published types, and with them every zod type.
+  dts: { compilerOptions: { stripInternal: true } },
   target: 'es2022',
   platform: 'neutral',
   sourcemap: true,

@@ -67,7 +67,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
     if (typeof nextCursor === 'string' && nextCursor !== '') {
       return { ...filters, cursor: nextCursor } as Params;
     }
-    const cursorMode = this.#params.page === undefined;
+    const cursorMode = this.#params.page == null;
     if (cursorMode && nextCursor === null) return null;
     return page < totalPages ? ({ ...filters, page: page + 1 } as Params) : null;
   }
