@@ -136,11 +136,13 @@ export abstract class ApiResource {
     response: S,
     options?: RequestOptions | null,
   ): ApiPromise<z.output<S>>;
+  /** @internal */
   protected request(
     build: () => ApiRequest,
     response: null,
     options?: RequestOptions | null,
   ): ApiPromise<void>;
+  /** @internal */
   protected request(
     build: () => ApiRequest,
     response: z.ZodMiniType | null,
