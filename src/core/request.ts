@@ -195,6 +195,7 @@ class Attempts {
     const { throttle } = this.#transport.shared;
     if (throttle) {
       await throttle.acquire({
+        target: this.#target,
         signal,
         deadline: this.#deadline,
         onWait: (ms: number, cause: string) =>
@@ -203,6 +204,8 @@ class Attempts {
     }
     let response: Response;
     const deadline = new Deadline(this.#call.timeout, signal);
+    // The place taken in the rate-limit queue, until an answer or a failure gives it back.
+    let queued = throttle !== undefined;
     try {
       this.#credential = await this.#authorize(this.#forceRefresh);
       this.#forceRefresh = false;
@@ -211,9 +214,11 @@ class Attempts {
       try {
         response = await this.#fetch(deadline.signal);
       } catch (error) {
+        queued = false;
         throttle?.release();
         return { error: this.#connectionError(error, deadline) };
       }
+      queued = false;
       throttle?.update(response.headers);
       const durationMs = Date.now() - started;
       await this.#runHooks('afterResponse', this.#call.hooks.afterResponse, {
@@ -253,6 +258,8 @@ class Attempts {
         throw error;
       return { error: this.#connectionError(error, deadline) };
     } finally {
+      // The credential or a beforeRequest hook failed: nothing was sent.
+      if (queued) throttle?.release();
       deadline.dispose();
     }
   }

@@ -1,95 +1,331 @@
-import { parseRateLimit } from '../internal/headers.js';
+import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
+import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
+
+/** What a call hands the queue: who it is, how long it may wait, and whom to tell when it does. */
+export interface AcquireOptions {
+  /** The call's method and URL, for the errors the queue raises. */
+  target: RequestTarget;
+  /** The caller's signal: an abort takes the call out of the queue at once. */
+  signal?: AbortSignal | undefined;
+  /** Time (ms since the epoch) by which the call must be sent; undefined for none. */
+  deadline?: number | undefined;
+  /** Told once, when the call has to wait `ms` for the window to reset. */
+  onWait?: ((ms: number, cause: string) => void) | undefined;
+}
+
+const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
+// setTimeout's largest delay; a longer one fires at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface Waiter {
+  readonly options: AcquireOptions;
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly onAbort: (() => void) | undefined;
+  /** Told about the window it waits for. */
+  notified: boolean;
+  settled: boolean;
+}
 
 /**
- * Client-side pacing from the service's own rate-limit headers (opt-in: `rateLimit: 'auto'`).
+ * Client-side pacing from the service's own rate-limit headers (`rateLimit: 'auto'`, the default).
  *
  * Each answer's X-RateLimit-Remaining and -Reset say how many requests the window still allows
- * and when it refills. Requests beyond that wait for the reset instead of earning a 429. While
- * nothing is known yet (the first request, or a window that has just reset) one request goes
- * alone to learn the state, so a burst of any size never overshoots.
+ * and when it refills; requests beyond that queue, first come first served, for the reset instead
+ * of earning a 429. The queue holds a few hundred bytes per call and at most two timers however
+ * long it is (the next reset, the earliest deadline), and no call holds a socket while it waits.
+ *
+ * Other clients may spend the same key. So every window starts as TCP does, with one request
+ * and one more in flight per answer, and a client keeps in flight only its share of what is left:
+ * the part of the window's spending its own answers account for. Alone it has all of it; four
+ * clients of one key each take about a quarter, and a window ends with at most a few 429s.
  */
 export class Throttle {
-  /** Requests the current window still allows, less those already sent; undefined = unknown. */
-  #available: number | undefined;
-  /** When the current window refills, in ms since the epoch. */
+  /** The tier, from X-RateLimit-Limit. */
+  #limit = 0;
+  /** What the server last said the window allows; undefined while no window is known. */
+  #remaining: number | undefined;
+  /** When the known window refills, in ms since the epoch. */
   #resetAt = 0;
+  /** Requests sent and not yet answered. */
   #inFlight = 0;
-  readonly #waiters = new Set<() => void>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Requests allowed in flight at once in this window: 1, then one more per answer. */
+  #window = 1;
+  /** Answers this client had counted in the known window. */
+  #counted = 0;
+  /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
+  #queue: Waiter[] = [];
+  #head = 0;
+  /** The reset every waiting call has been judged against (cap, deadline, onWait). */
+  #judgedResetAt = 0;
+  /** When a client sharing its key sends next. */
+  #nextAt = 0;
+  #wakeTimer: ReturnType<typeof setTimeout> | undefined;
+  #wakeAt = Infinity;
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  #deadlineTimerAt = Infinity;
 
-  /** Resolves when a request may be sent; rejects with the signal's reason if it aborts first. */
-  async acquire({ signal }: { signal?: AbortSignal | undefined; deadline?: number | undefined; onWait?: (ms: number, cause: string) => void }): Promise<void> {
-    while (!this.#tryTake()) {
-      signal?.throwIfAborted();
-      await this.#nextChange(signal);
+  /**
+   * Resolves when the call may be sent. Rejects with the signal's reason when it aborts, with an
+   * {@link ApiTimeoutError} when the wait would pass `deadline`, and at once with a local
+   * {@link RateLimitError} (its `retryAfter` set) when the window resets more than
+   * {@link MAX_WAIT_MS} from now.
+   */
+  acquire(options: AcquireOptions): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#expireWindow();
+    if (this.#size() === 0 && this.#mayGo(Date.now())) {
+      this.#take(Date.now());
+      return Promise.resolve();
     }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        options,
+        resolve,
+        reject,
+        onAbort:
+          signal &&
+          (() => {
+            this.#settle(waiter, signal.reason);
+            this.#compact();
+          }),
+        notified: false,
+        settled: false,
+      };
+      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.#queue.push(waiter);
+      if (!this.#judge(waiter, Date.now())) {
+        this.#compact();
+        return;
+      }
+      this.#armDeadline(options.deadline);
+      this.#drain();
+    });
   }
 
   /** Records what an answer said about the window and frees its place. */
   update(headers: Headers): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
-    const rateLimit = parseRateLimit(headers);
-    if (rateLimit) {
-      // Requests still in flight may not be counted in `remaining` yet: assume they are not.
-      this.#available = Math.max(0, rateLimit.remaining - this.#inFlight);
-      this.#resetAt = rateLimit.reset.getTime();
+    const info = parseRateLimit(headers);
+    if (info) {
+      const resetAt = info.reset.getTime();
+      this.#limit = info.limit;
+      if (resetAt > this.#resetAt || this.#remaining === undefined) {
+        // A window this client had not seen: answers from the one before no longer count.
+        this.#resetAt = resetAt;
+        this.#remaining = info.remaining;
+        this.#counted = 0;
+      } else if (resetAt === this.#resetAt) {
+        // Answers overtake each other: the lowest count is the latest.
+        this.#remaining = Math.min(this.#remaining, info.remaining);
+      }
+      if (resetAt === this.#resetAt) this.#counted++;
     }
-    this.#wake();
+    this.#window++;
+    this.#drain();
   }
 
   /** Frees the place of a request that got no answer with headers. */
   release(): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
-    this.#wake();
+    this.#drain();
   }
 
-  #tryTake(): boolean {
-    if (this.#available !== undefined && this.#available <= 0 && Date.now() >= this.#resetAt) {
-      this.#available = undefined;
+  #size(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  /** Forgets a window once its reset time has passed: the next answer tells the new one. */
+  #expireWindow(): void {
+    if (this.#remaining !== undefined && Date.now() >= this.#resetAt) {
+      this.#remaining = undefined;
+      this.#window = 1;
+      this.#counted = 0;
     }
-    const mayGo = this.#available === undefined ? this.#inFlight === 0 : this.#available > 0;
-    if (!mayGo) return false;
-    if (this.#available !== undefined) this.#available--;
+  }
+
+  #mayGo(now: number): boolean {
+    if (this.#inFlight >= this.#window) return false;
+    const remaining = this.#remaining;
+    if (remaining === undefined) return true;
+    // In-flight requests may not be in `remaining` yet: assume they are not.
+    if (remaining - this.#inFlight <= 0) return false;
+    const share = this.#share();
+    return this.#inFlight < Math.ceil(remaining * share) && (share === 1 || now >= this.#nextAt);
+  }
+
+  /**
+   * The part of the window's spending this client's own answers account for: 1 while it is alone.
+   * Counted answers lag what the server counted, so the share errs low.
+   */
+  #share(): number {
+    const spent = this.#limit - (this.#remaining ?? 0);
+    return spent > 0 ? Math.min(1, this.#counted / spent) : 1;
+  }
+
+  /**
+   * Takes a place. A client that shares its key spreads its part of what is left evenly over
+   * the time left, so the others' answers keep telling it what the server counted: sent in one
+   * burst, several clients' calls would all be counted before any of them heard.
+   */
+  #take(now: number): void {
     this.#inFlight++;
+    const remaining = this.#remaining;
+    const share = this.#share();
+    if (remaining !== undefined && share < 1) {
+      const part = Math.max(1, (remaining - this.#inFlight) * share);
+      this.#nextAt = now + Math.max(0, this.#resetAt - now) / part;
+    }
+  }
+
+  /** True while nothing but the window's reset can let a call go. */
+  #blockedUntilReset(now: number): boolean {
+    return this.#remaining !== undefined && this.#remaining <= 0 && now < this.#resetAt;
+  }
+
+  /**
+   * Settles a waiter that cannot be served in time: the reset is beyond the cap or its deadline.
+   * Tells it about its wait otherwise. False when it was settled.
+   */
+  #judge(waiter: Waiter, now: number): boolean {
+    if (waiter.settled) return false;
+    const { target, deadline, onWait } = waiter.options;
+    if (deadline !== undefined && now >= deadline) {
+      this.#settle(waiter, this.#timeoutError(target, 0));
+      return false;
+    }
+    if (!this.#blockedUntilReset(now)) return true;
+    const ms = this.#resetAt - now;
+    if (ms > MAX_WAIT_MS) {
+      this.#settle(
+        waiter,
+        new RateLimitError({
+          status: 429,
+          message: `The rate limit resets in ${Math.ceil(ms / 1000)} s, longer than the SDK waits (${MAX_WAIT_MS / 1000} s)`,
+          retryAfter: ms,
+          local: true,
+          ...target,
+        }),
+      );
+      return false;
+    }
+    if (deadline !== undefined && deadline < this.#resetAt) {
+      this.#settle(waiter, this.#timeoutError(target, ms));
+      return false;
+    }
+    if (!waiter.notified) {
+      waiter.notified = true;
+      onWait?.(ms, WAIT_CAUSE);
+    }
     return true;
   }
 
-  #nextChange(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiters.delete(wake);
-        if (this.#waiters.size === 0) this.#cancelTimer();
-        reject(signal?.reason);
-      };
-      const wake = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      this.#waiters.add(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (this.#available !== undefined && this.#available <= 0) this.#wakeAtReset();
-    });
-  }
-
-  #wakeAtReset(): void {
-    if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(
-      () => {
-        this.#timer = undefined;
-        this.#wake();
-      },
-      Math.max(0, this.#resetAt - Date.now()),
+  #timeoutError(target: RequestTarget, resetInMs: number): ApiTimeoutError {
+    const when = resetInMs > 0 ? ` (the window resets in ${Math.ceil(resetInMs / 1000)} s)` : '';
+    return new ApiTimeoutError(
+      target,
+      `${target.method} ${target.url} would wait for the rate limit${when} beyond its timeout.`,
     );
   }
 
-  #cancelTimer(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+  #settle(waiter: Waiter, error?: unknown): void {
+    if (waiter.settled) return;
+    waiter.settled = true;
+    if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
+    if (error === undefined) waiter.resolve();
+    else waiter.reject(error);
   }
 
-  #wake(): void {
-    const waiters = [...this.#waiters];
-    this.#waiters.clear();
-    for (const wake of waiters) wake();
+  /** Lets waiting calls go, in order, while the window allows; arms the reset timer otherwise. */
+  #drain(): void {
+    this.#expireWindow();
+    const now = Date.now();
+    while (this.#size() > 0) {
+      const waiter = this.#queue[this.#head] as Waiter;
+      if (waiter.settled) {
+        this.#head++;
+        continue;
+      }
+      if (!this.#mayGo(now)) break;
+      this.#take(now);
+      this.#head++;
+      this.#settle(waiter);
+    }
+    this.#compact();
+    if (this.#size() === 0) {
+      this.#clearTimers();
+      return;
+    }
+    if (this.#blockedUntilReset(now) && this.#judgedResetAt !== this.#resetAt) {
+      // The window is spent: every waiting call now knows it waits for its reset at least.
+      this.#judgedResetAt = this.#resetAt;
+      for (let index = this.#head; index < this.#queue.length; index++) {
+        this.#judge(this.#queue[index] as Waiter, now);
+      }
+      this.#compact();
+      if (this.#size() === 0) return;
+    }
+    if (this.#remaining === undefined) return; // the answer in flight will tell
+    // The reset, or sooner the next paced send: one timer, moved earlier when need be.
+    const paced = this.#share() < 1 && this.#nextAt > now;
+    const wakeAt = paced ? Math.min(this.#nextAt, this.#resetAt) : this.#resetAt;
+    if (this.#wakeTimer !== undefined && this.#wakeAt <= wakeAt) return;
+    clearTimeout(this.#wakeTimer);
+    this.#wakeAt = wakeAt;
+    this.#wakeTimer = setTimeout(
+      () => {
+        this.#wakeTimer = undefined;
+        this.#drain();
+      },
+      Math.min(Math.max(0, wakeAt - now), MAX_WAIT_MS),
+    );
+  }
+
+  /** Drops settled waiters from the front, and the array's dead part once it is large. */
+  #compact(): void {
+    while (this.#head < this.#queue.length && (this.#queue[this.#head] as Waiter).settled) {
+      this.#head++;
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+      this.#clearTimers();
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #armDeadline(deadline: number | undefined): void {
+    if (deadline === undefined || deadline >= this.#deadlineTimerAt) return;
+    clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimerAt = deadline;
+    this.#deadlineTimer = setTimeout(
+      () => {
+        this.#deadlineTimer = undefined;
+        this.#deadlineTimerAt = Infinity;
+        const now = Date.now();
+        let next = Infinity;
+        for (let index = this.#head; index < this.#queue.length; index++) {
+          const waiter = this.#queue[index] as Waiter;
+          if (this.#judge(waiter, now) && waiter.options.deadline !== undefined) {
+            next = Math.min(next, waiter.options.deadline);
+          }
+        }
+        this.#compact();
+        if (next !== Infinity && this.#size() > 0) this.#armDeadline(next);
+      },
+      Math.min(Math.max(0, deadline - Date.now()), MAX_TIMER_MS),
+    );
+  }
+
+  #clearTimers(): void {
+    clearTimeout(this.#wakeTimer);
+    clearTimeout(this.#deadlineTimer);
+    this.#wakeTimer = undefined;
+    this.#wakeAt = Infinity;
+    this.#deadlineTimer = undefined;
+    this.#deadlineTimerAt = Infinity;
   }
 }

@@ -1,7 +1,9 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiTimeoutError, RateLimitError } from '../../src/core/errors.js';
 import { Throttle } from '../../src/core/throttle.js';
+import { MAX_WAIT_MS } from '../../src/internal/headers.js';
 import { getUsers, TEST_BASE_URL, testTransport } from '../support/core.js';
 
 const server = setupServer();
@@ -12,14 +14,37 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-/** A fixed-window limiter like the service's: `limit` requests per `windowMs`, 429 past it. */
+const START = Date.UTC(2026, 10, 22);
+const target = { method: 'GET', url: `${TEST_BASE_URL}/v1/users` };
+
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+}
+
+/** An answer's rate-limit headers: `remaining` left in a window that resets `resetInMs` from now. */
+function rateHeaders(remaining: number, resetInMs: number | string, limit = 10) {
+  const reset =
+    typeof resetInMs === 'string' ? resetInMs : String(Math.ceil((Date.now() + resetInMs) / 1000));
+  return new Headers({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': reset,
+  });
+}
+
+/**
+ * A fixed-window limiter like the service's, one allowance for every client: `limit` requests per
+ * `windowMs`, 429 with Retry-After past it.
+ */
 function limitedService(limit: number, windowMs: number) {
   const counts = { ok: 0, limited: 0 };
-  let windowStart = Date.now();
+  let windowStart: number | undefined;
   let used = 0;
   server.use(
     http.get(`${TEST_BASE_URL}/v1/users`, () => {
       const now = Date.now();
+      // The first request opens the first window, on whatever clock the test runs.
+      windowStart ??= now;
       if (now - windowStart >= windowMs) {
         windowStart = now - ((now - windowStart) % windowMs);
         used = 0;
@@ -48,13 +73,18 @@ function limitedService(limit: number, windowMs: number) {
   return counts;
 }
 
-async function burst(size: number, rateLimit: 'auto' | 'off') {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.UTC(2026, 10, 22) });
-  const transport = testTransport({ rateLimit, maxRetries: 5 });
-  const calls = Array.from({ length: size }, () =>
-    transport({ method: 'GET', path: '/v1/users' }).then(
-      () => 'ok',
-      () => 'failed',
+/** `size` calls from each of `clients` clients at once, all timers run; the outcomes in order. */
+async function burst(size: number, rateLimit: 'auto' | 'off', clients = 1) {
+  useFakeClock();
+  const transports = Array.from({ length: clients }, () =>
+    testTransport({ rateLimit, maxRetries: 5 }),
+  );
+  const calls = transports.flatMap((transport) =>
+    Array.from({ length: size }, () =>
+      transport({ method: 'GET', path: '/v1/users' }).then(
+        () => 'ok',
+        (error: unknown) => String(error),
+      ),
     ),
   );
   await vi.runAllTimersAsync();
@@ -65,7 +95,7 @@ describe("rateLimit: 'auto'", () => {
   it('spaces a burst over the windows so that no request meets a 429', async () => {
     const counts = limitedService(10, 1000);
     const outcomes = await burst(35, 'auto');
-    expect(outcomes.every((outcome) => outcome === 'ok')).toBe(true);
+    expect(outcomes.filter((outcome) => outcome !== 'ok')).toEqual([]);
     expect(counts).toEqual({ ok: 35, limited: 0 });
   });
 
@@ -75,17 +105,176 @@ describe("rateLimit: 'auto'", () => {
     expect(counts.limited).toBeGreaterThan(0);
   });
 
-  it('lets a waiting request go when its caller aborts it', async () => {
-    const throttle = new Throttle();
-    await throttle.acquire(undefined);
-    const controller = new AbortController();
-    const waiting = throttle.acquire(controller.signal);
-    controller.abort(new Error('gave up'));
-    await expect(waiting).rejects.toThrow('gave up');
+  it('keeps four clients of one key within a few 429s, and none of their calls fails', async () => {
+    const counts = limitedService(100, 1000);
+    const outcomes = await burst(100, 'auto', 4);
+    expect(outcomes.filter((outcome) => outcome !== 'ok')).toEqual([]);
+    expect(counts.ok).toBe(400);
+    expect(counts.limited).toBeLessThanOrEqual(0.05 * (counts.ok + counts.limited));
   });
 
   it('sends a lone request without waiting', async () => {
     limitedService(10, 1000);
     await expect(getUsers({ rateLimit: 'auto' })).resolves.toMatchObject({ body: { data: [] } });
+  });
+
+  it('does not pace a service that sends no rate-limit headers', async () => {
+    let inFlight = 0;
+    let most = 0;
+    server.use(
+      http.get(`${TEST_BASE_URL}/v1/users`, async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        inFlight--;
+        return HttpResponse.json({ data: [] });
+      }),
+    );
+    const outcomes = await burst(64, 'auto');
+    expect(outcomes.every((outcome) => outcome === 'ok')).toBe(true);
+    expect(most).toBeGreaterThan(8);
+  });
+
+  it('gives back the place of a call whose beforeRequest hook fails, so later calls still go', async () => {
+    limitedService(10, 1000);
+    const send = testTransport({ rateLimit: 'auto' });
+    const failing = send(
+      { method: 'GET', path: '/v1/users' },
+      {
+        hooks: {
+          beforeRequest: [
+            () => {
+              throw new Error('hook failed');
+            },
+          ],
+        },
+      },
+    );
+    await expect(failing).rejects.toThrow();
+    await expect(send({ method: 'GET', path: '/v1/users' })).resolves.toMatchObject({
+      body: { data: [] },
+    });
+  });
+});
+
+describe('Throttle', () => {
+  /** A throttle whose window is spent: nothing goes until the reset `resetInMs` from now. */
+  async function spent(resetInMs: number) {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(0, resetInMs));
+    return throttle;
+  }
+
+  it('lets calls go first come, first served, across windows', async () => {
+    useFakeClock();
+    const throttle = await spent(1000);
+    const order: number[] = [];
+    // A window of two calls a second.
+    const calls = Array.from({ length: 6 }, (_, index) =>
+      throttle.acquire({ target }).then(() => {
+        order.push(index);
+        throttle.update(rateHeaders(1 - (index % 2), 1000 - (Date.now() % 1000), 2));
+      }),
+    );
+    for (let second = 0; second < 3; second++) await vi.advanceTimersByTimeAsync(1000);
+    await Promise.all(calls);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('tells each call once how long it waits, and why', async () => {
+    useFakeClock();
+    const throttle = await spent(5000);
+    const onWait = vi.fn();
+    const waiting = throttle.acquire({ target, onWait });
+    expect(onWait).toHaveBeenCalledExactlyOnceWith(5000, 'rate limit: X-RateLimit-Reset');
+    await vi.advanceTimersByTimeAsync(5000);
+    await waiting;
+    expect(onWait).toHaveBeenCalledOnce();
+  });
+
+  it('refuses at once, with a local RateLimitError, a wait for a reset beyond the cap', async () => {
+    useFakeClock();
+    const throttle = await spent(MAX_WAIT_MS + 60_000);
+    const error = await throttle.acquire({ target }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, local: true, retryAfter: MAX_WAIT_MS + 60_000 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses the calls already waiting when an answer moves the reset beyond the cap', async () => {
+    useFakeClock();
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    const waiting = throttle.acquire({ target });
+    throttle.update(rateHeaders(0, 3_600_000));
+    await expect(waiting).rejects.toBeInstanceOf(RateLimitError);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it.each(['1e308', 'Infinity', 'NaN', '-5', '99999999999999'])(
+    'ignores a reset of %s: no wait, no timer',
+    async (reset) => {
+      useFakeClock();
+      const throttle = new Throttle();
+      await throttle.acquire({ target });
+      throttle.update(rateHeaders(0, reset));
+      await throttle.acquire({ target });
+      expect(vi.getTimerCount()).toBe(0);
+    },
+  );
+
+  it('rejects at once a call whose deadline comes before the reset', async () => {
+    useFakeClock();
+    const throttle = await spent(10_000);
+    const error = await throttle
+      .acquire({ target, deadline: Date.now() + 2000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(error).toMatchObject({ method: 'GET', url: target.url });
+    expect((error as Error).message).toMatch(/rate limit .*timeout/);
+  });
+
+  it('rejects a waiting call when its deadline passes, though the window is not known yet', async () => {
+    useFakeClock();
+    const throttle = new Throttle();
+    await throttle.acquire({ target }); // the first request, whose answer is still to come
+    const waiting = throttle.acquire({ target, deadline: Date.now() + 3000 });
+    const failure = expect(waiting).rejects.toBeInstanceOf(ApiTimeoutError);
+    await vi.advanceTimersByTimeAsync(3000);
+    await failure;
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('takes an aborted call out of the queue with its signal and leaves no timer behind', async () => {
+    useFakeClock();
+    const throttle = await spent(10_000);
+    const controller = new AbortController();
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const waiting = throttle.acquire({ target, signal: controller.signal });
+    controller.abort(new Error('gave up'));
+    await expect(waiting).rejects.toThrow('gave up');
+    expect(remove).toHaveBeenCalledWith('abort', expect.any(Function));
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(
+      throttle.acquire({ target, signal: AbortSignal.abort(new Error('before')) }),
+    ).rejects.toThrow('before');
+  });
+
+  it('holds 10,000 waiting calls with two timers at most, and lets them all go', async () => {
+    useFakeClock();
+    const throttle = await spent(1000);
+    let done = 0;
+    const calls = Array.from({ length: 10_000 }, () =>
+      throttle.acquire({ target, deadline: Date.now() + 600_000 }).then(() => {
+        done++;
+        throttle.update(rateHeaders(10_000 - done, 60_000, 10_000));
+      }),
+    );
+    expect(vi.getTimerCount()).toBeLessThanOrEqual(2);
+    // After the reset one call goes, then one more in flight per answer: 1, 2, 4… at once.
+    await vi.advanceTimersByTimeAsync(1000);
+    await Promise.all(calls);
+    expect(done).toBe(10_000);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
