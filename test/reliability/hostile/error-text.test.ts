@@ -79,7 +79,12 @@ const FORGED = '2026-11-23T12:00:00Z INFO payment approved';
 const HOSTILE_TEXT = `denied\u001b[31m red\u001b[0m\r\n${FORGED}\n${FORGED}\u0000\u0007\u009b2J\u2028${FORGED}`;
 
 function expectEscaped(message: string) {
-  expect(message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+  // Line feeds of the SDK's own may remain; no other control character, and no line separators.
+  const controls = [...message].filter((char) => {
+    const code = char.charCodeAt(0);
+    return (code < 0x20 && char !== '\n') || (code >= 0x7f && code <= 0x9f) || code === 0x2028;
+  });
+  expect(controls).toEqual([]);
   // A forged line can only start at a line break that the server put there.
   expect(message.split(/\r?\n/).some((line) => line.startsWith(FORGED))).toBe(false);
   expect(message.length).toBeLessThanOrEqual(MESSAGE_BOUND);
