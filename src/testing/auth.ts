@@ -1,6 +1,6 @@
 import { DEFAULT_RATE_LIMIT_TIER, type RateLimitTier, SCOPES, type Scope } from '../contract.js';
-import { HttpError } from './errors.js';
 import type { Caller } from './operation.js';
+import { HttpError } from './validation.js';
 
 export type { RateLimitTier };
 

@@ -1,11 +1,12 @@
 import { ERROR_CODES, HEADER_RETRY_AFTER } from '../contract.js';
-import { type ErrorStatus, errorBody } from './errors.js';
-import { matchPath } from './route-pattern.js';
+import { checkPattern, matchPath } from './routes.js';
+import { type ErrorStatus, errorBody } from './validation.js';
 
 /**
  * Names the requests a fault applies to: `'POST /v1/recognitions'`, `'GET /v1/recognitions/:id'`,
- * `'* /v1/webhooks/*'`, or a path alone for any method. `:name` matches one path segment, a
- * final `*` any rest; the query string is ignored. The 18 routes are listed in docs/testing.md.
+ * `'* /v1/webhooks/*'`, or a path alone for any method. Paths match as MSW matches its handlers:
+ * `:name` is one path segment, `*` any rest; the query string is ignored. docs/testing.md lists
+ * the API's routes.
  */
 export type FaultRoute = string;
 
@@ -125,5 +126,6 @@ function parseRoute(route: FaultRoute): { method: string | undefined; path: stri
   if (parts.length > 2 || !path?.startsWith('/')) {
     throw new TypeError(`A fault route is "METHOD /path" or "/path", not ${JSON.stringify(route)}`);
   }
+  checkPattern(path);
   return { method: method === '*' ? undefined : method?.toUpperCase(), path };
 }

@@ -1,15 +1,17 @@
-import type { RecordFactory } from './collection.js';
+/**
+ * Realistic data: a factory per kind of record (the registry the store is built from) and the
+ * seeded organisation. The same seed always gives the same records.
+ */
 import type { Random } from './random.js';
 import type {
   MockBudget,
   MockPerson,
-  MockRecognition,
-  MockReward,
-  MockTeam,
-  MockUser,
-  MockWebhook,
+  MockRecords,
+  MockStore,
+  RecordFactory,
+  RecordKind,
 } from './records.js';
-import { toTimestamp } from './time.js';
+import { DAY_MS, toTimestamp } from './time.js';
 import { generateWebhookSecret } from './webhook-signer.js';
 
 // Realistic values for generated records.
@@ -24,8 +26,8 @@ const LAST_NAMES = [
   ...'Johnson Kowalski Nguyen Silva Patel Larsen Murphy Costa Fischer Andersson'.split(' '),
   ...'Dubois Kim Mensah Novak'.split(' '),
 ];
-/** Team names and descriptions. */
-export const TEAMS = [
+// Team names and descriptions.
+const TEAMS = [
   ['Engineering', 'Builds and runs the product.'],
   ['Design', 'Product and brand design.'],
   ['Customer Success', 'Keeps customers happy and productive.'],
@@ -34,8 +36,8 @@ export const TEAMS = [
   ['Finance', 'Budgets, payroll and forecasts.'],
   ['Marketing', null],
 ] as const;
-/** Reward names, descriptions and costs. */
-export const REWARDS = [
+// Reward names, descriptions and costs.
+const REWARDS = [
   ['Extra day off', 'One additional paid day off, to be taken within the year.', 5000],
   ['Coffee voucher', 'A voucher for the café around the corner.', 50],
   ['Team lunch', 'Lunch for your team, on us.', 1500],
@@ -73,30 +75,18 @@ export interface FixtureContext {
   /** The store's current randomness (reseeded by a reset). */
   random(): Random;
   now(): number;
-  users(): readonly MockUser[];
+  users(): readonly MockRecords['users'][];
 }
 
-/** Builds one factory per record kind; fields a caller leaves out get these defaults. */
-export function createFactories(context: FixtureContext) {
-  const created = (): string => toTimestamp(context.now());
-  const person = (): MockPerson => {
-    const user = context.users().length ? context.random().pick(context.users()) : undefined;
-    return user
-      ? { id: user.id, name: user.name }
-      : { id: context.random().uuid(), name: personName(context.random()) };
-  };
-  const team: RecordFactory<MockTeam> = (fields) => {
-    const [name, description] = context.random().pick(TEAMS);
-    return {
-      id: context.random().uuid(),
-      name,
-      description,
-      member_count: 0,
-      created_at: created(),
-      ...fields,
-    };
-  };
-  const user: RecordFactory<MockUser> = (fields) => {
+/**
+ * The factory of each kind of record; fields a caller leaves out get these defaults. A new kind
+ * of record is an entry of `MockRecords` and one factory here: the store builds its collections
+ * from this registry.
+ */
+export const FACTORIES: {
+  readonly [Kind in RecordKind]: (context: FixtureContext) => RecordFactory<MockRecords[Kind]>;
+} = {
+  users: (context) => (fields) => {
     const name = fields.name ?? personName(context.random());
     return {
       id: context.random().uuid(),
@@ -106,11 +96,22 @@ export function createFactories(context: FixtureContext) {
       status: 'active',
       team_id: null,
       points_balance: 0,
-      created_at: created(),
+      created_at: toTimestamp(context.now()),
       ...fields,
     };
-  };
-  const reward: RecordFactory<MockReward> = (fields) => {
+  },
+  teams: (context) => (fields) => {
+    const [name, description] = context.random().pick(TEAMS);
+    return {
+      id: context.random().uuid(),
+      name,
+      description,
+      member_count: 0,
+      created_at: toTimestamp(context.now()),
+      ...fields,
+    };
+  },
+  rewards: (context) => (fields) => {
     const [name, description, cost] = context.random().pick(REWARDS);
     return {
       id: context.random().uuid(),
@@ -118,11 +119,11 @@ export function createFactories(context: FixtureContext) {
       description,
       cost,
       available: true,
-      created_at: created(),
+      created_at: toTimestamp(context.now()),
       ...fields,
     };
-  };
-  const budget: RecordFactory<MockBudget> = (fields) => {
+  },
+  budgets: (context) => (fields) => {
     const period = fields.period ?? 'monthly';
     const [starts, ends] = budgetPeriod(period, context.now());
     const total = fields.total_points ?? 10_000;
@@ -138,8 +139,15 @@ export function createFactories(context: FixtureContext) {
       ends_at: toTimestamp(ends),
       ...fields,
     };
-  };
-  const recognition: RecordFactory<MockRecognition> = (fields) => {
+  },
+  recognitions: (context) => (fields) => {
+    const person = (): MockPerson => {
+      const users = context.users();
+      const user = users.length ? context.random().pick(users) : undefined;
+      return user
+        ? { id: user.id, name: user.name }
+        : { id: context.random().uuid(), name: personName(context.random()) };
+    };
     const sender = fields.sender ?? person();
     let recipient = fields.recipient ?? person();
     // A store with one user cannot avoid it; every larger store can.
@@ -150,30 +158,128 @@ export function createFactories(context: FixtureContext) {
       recipient,
       message: messageFor(context.random(), recipient.name),
       points: context.random().pick(POINTS),
-      created_at: created(),
+      created_at: toTimestamp(context.now()),
       ...fields,
     };
-  };
-  const webhook: RecordFactory<MockWebhook> = (fields) => ({
+  },
+  webhooks: (context) => (fields) => ({
     id: context.random().uuid(),
     url: 'https://hooks.example.com/recognition',
     events: ['*'],
     description: null,
     enabled: true,
-    created_at: created(),
+    created_at: toTimestamp(context.now()),
     secret: generateWebhookSecret(),
     ...fields,
-  });
-  return { team, user, reward, budget, recognition, webhook };
+  }),
+};
+
+/** How much data to seed, and the moment it leads up to. */
+export interface SeedOptions {
+  recognitions: number;
+  /** Seeded recognitions lie in the days before this time. */
+  referenceMs: number;
 }
 
-/** A full name from the name lists. */
-export function personName(random: Random): string {
+// How far back seeded recognitions reach.
+const RECOGNITION_SPAN_DAYS = 90;
+const USERS = 40;
+// Drawn uniformly, so these are the odds of each role.
+const ROLES = ['admin', 'manager', 'manager', ...Array<'member'>(7).fill('member')] as const;
+
+/**
+ * Fills an empty store: a few teams, users of every role and status, rewards, budgets and
+ * recognitions. The same `random` state and options always give the same records.
+ */
+export function seedStore(store: MockStore, random: Random, options: SeedOptions): void {
+  const { referenceMs } = options;
+  const daysBefore = (min: number, max: number): string =>
+    toTimestamp(referenceMs - random.int(min * 86_400, max * 86_400) * 1000);
+
+  const teams = shuffle(random, TEAMS)
+    .slice(0, random.int(4, 6))
+    .map(([name, description]) =>
+      store.teams.insert({ name, description, created_at: daysBefore(400, 800) }),
+    );
+
+  const names = new Set<string>();
+  while (names.size < USERS) names.add(personName(random));
+  const users = [...names].map((name, index) =>
+    store.users.insert({
+      name,
+      // The first user owns the default key, so it can always send recognitions.
+      role: index === 0 ? 'admin' : random.pick(ROLES),
+      status: index > 0 && random.next() < 0.1 ? 'deactivated' : 'active',
+      team_id: random.next() < 0.1 ? null : random.pick(teams).id,
+      points_balance: random.int(0, 50) * 100,
+      created_at: daysBefore(RECOGNITION_SPAN_DAYS, 700),
+    }),
+  );
+  for (const team of teams) {
+    store.teams.update(team.id, {
+      member_count: users.filter((user) => user.team_id === team.id).length,
+    });
+  }
+
+  for (const [name, description, cost] of shuffle(random, REWARDS).slice(0, 10)) {
+    store.rewards.insert({
+      name,
+      description,
+      cost,
+      available: random.next() < 0.8,
+      created_at: daysBefore(30, 600),
+    });
+  }
+
+  const budgets = [
+    ...teams.map((team) => ({
+      team_id: team.id,
+      period: 'monthly' as const,
+      total: random.int(20, 60) * 100,
+    })),
+    { team_id: null, period: 'annual' as const, total: 100_000 },
+  ];
+  for (const { team_id, period, total } of budgets) {
+    const [starts, ends] = budgetPeriod(period, referenceMs);
+    store.budgets.insert({
+      team_id,
+      period,
+      total_points: total,
+      used_points: Math.floor(total * random.next()),
+      starts_at: toTimestamp(starts),
+      ends_at: toTimestamp(ends),
+    });
+  }
+
+  // Message and points come from the recognition factory.
+  const active = users.filter((user) => user.status === 'active');
+  for (let i = 0; i < options.recognitions; i++) {
+    const sender = random.pick(active);
+    const recipient = random.pick(active.filter((user) => user.id !== sender.id));
+    store.recognitions.insert({
+      sender: { id: sender.id, name: sender.name },
+      recipient: { id: recipient.id, name: recipient.name },
+      created_at: toTimestamp(referenceMs - random.int(0, RECOGNITION_SPAN_DAYS * DAY_MS)),
+    });
+  }
+}
+
+function shuffle<T>(random: Random, items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+// A full name from the name lists.
+function personName(random: Random): string {
   return `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`;
 }
 
-/** The company address for a full name: `ada.lovelace@acme.example`. */
-export function emailOf(name: string): string {
+// The company address for a full name: `ada.lovelace@acme.example`.
+function emailOf(name: string): string {
   const local = name
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -182,13 +288,13 @@ export function emailOf(name: string): string {
   return `${local}@acme.example`;
 }
 
-/** A recognition message addressed to the recipient's first name. */
-export function messageFor(random: Random, recipientName: string): string {
+// A recognition message addressed to the recipient's first name.
+function messageFor(random: Random, recipientName: string): string {
   return random.pick(MESSAGES).replace('{name}', recipientName.split(' ')[0]!);
 }
 
-/** The UTC month, quarter or year that holds `ms`: its first and last second. */
-export function budgetPeriod(period: MockBudget['period'], ms: number): [number, number] {
+// The UTC month, quarter or year that holds `ms`: its first and last second.
+function budgetPeriod(period: MockBudget['period'], ms: number): [number, number] {
   const date = new Date(ms);
   const year = date.getUTCFullYear();
   const months = { monthly: 1, quarterly: 3, annual: 12 }[period];

@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_WINDOW_MS } from '../contract.js';
-import type { Answer } from './answer.js';
-import { HttpError } from './errors.js';
+import type { Answer } from './operation.js';
+import { HttpError } from './validation.js';
 
 /** Marks an answer replayed from an earlier request with the same key. */
 export const HEADER_IDEMPOTENT_REPLAYED = 'idempotent-replayed';

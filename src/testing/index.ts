@@ -6,21 +6,22 @@
  */
 
 export type { MockKey, RateLimitTier } from './auth.js';
-export type { MockCollection } from './collection.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export { DEFAULT_REFERENCE_DATE, type MockApiOptions } from './options.js';
 export type {
   MockBudget,
+  MockCollection,
   MockPerson,
   MockRecognition,
+  MockRecords,
   MockReward,
+  MockStore,
   MockTeam,
   MockUser,
   MockWebhook,
 } from './records.js';
 export type { RecordedRequest } from './request-log.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
-export type { MockStore } from './store.js';
 export type { DeliveryAttempt, MockWebhookEvent, WebhookFetch } from './webhook-delivery.js';
 export { generateWebhookSecret, signWebhook, type WebhookHeaders } from './webhook-signer.js';

@@ -1,19 +1,25 @@
-import type { HttpHandler } from 'msw';
-import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID, type WebhookEventType } from '../contract.js';
-import { type Answer, errorAnswer, toResponse } from './answer.js';
+// The mock as one Request → Response function, `handle`, and its thin adapters: MSW handlers
+// and a fetch function (the node:http server is server.ts).
+import { type HttpHandler, http } from 'msw';
+import {
+  API_VERSION_PREFIX,
+  HEADER_IDEMPOTENCY_KEY,
+  HEADER_REQUEST_ID,
+  type WebhookEventType,
+} from '../contract.js';
 import { createKeyring, DEFAULT_RATE_LIMIT, requireScope } from './auth.js';
-import { errorBody, HttpError } from './errors.js';
 import { createFaults, faultResponse, type MockFaults } from './faults.js';
 import { createIdempotencyCache } from './idempotency.js';
-import { createHandlers } from './msw.js';
-import type { Caller, OperationContext } from './operation.js';
+import type { Answer, Caller, OperationContext } from './operation.js';
 import { type MockApiOptions, resolveOptions } from './options.js';
 import { createRandom } from './random.js';
 import { createRateLimiter } from './rate-limit.js';
+import type { MockStore } from './records.js';
 import { type RecordedRequest, recordRequest } from './request-log.js';
 import { findRoute } from './routes.js';
-import { createStore, type MockStore } from './store.js';
-import { sleep } from './timers.js';
+import { createStore } from './store.js';
+import { sleep } from './time.js';
+import { errorBody, HttpError } from './validation.js';
 import {
   createWebhookDispatcher,
   type DeliveryAttempt,
@@ -60,6 +66,8 @@ export interface MockApi {
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// Served without a credential, beside the API rather than in it, as services publish theirs.
+const OPENAPI_PATH = '/openapi.json';
 const IDEMPOTENT_BY_KEY = new Set(['POST', 'PATCH']);
 // Unauthenticated requests share one allowance, as a service would count them per address.
 const ANONYMOUS = Symbol('anonymous');
@@ -153,6 +161,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     const body = METHODS_WITH_BODY.has(request.method) ? await request.text() : '';
     const time = config.now();
     requests.push(recordRequest(request, { id, path, query: url.searchParams, body, time }));
+    if (request.method === 'GET' && path === OPENAPI_PATH) return openApiResponse(id);
     const fault = faults.take(request.method, path);
     if (fault?.kind === 'drop') return Response.error();
     if (fault?.kind === 'fail') return faultResponse(fault, { [HEADER_REQUEST_ID]: id });
@@ -175,7 +184,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     faults,
     requests,
     deliveries: dispatcher.attempts,
-    handlers: createHandlers(config.baseUrl, handle),
+    // Every request below `${baseUrl}/v1/`, and the document beside it.
+    handlers: [
+      http.all(`${config.baseUrl}${API_VERSION_PREFIX}/*`, ({ request }) => handle(request)),
+      http.get(`${config.baseUrl}${OPENAPI_PATH}`, ({ request }) => handle(request)),
+    ],
     handle,
     fetch,
     emit: (type, data) => dispatcher.dispatch(type, data),
@@ -201,7 +214,33 @@ function catchHttpErrors(work: () => Answer): Answer {
   try {
     return work();
   } catch (error) {
-    if (error instanceof HttpError) return errorAnswer(error);
-    throw error;
+    if (!(error instanceof HttpError)) throw error;
+    return { status: error.status, body: errorBody(error.status, error.message, error.details) };
   }
+}
+
+// A JSON response; `headers` come first, so the answer's own headers win.
+function toResponse(answer: Answer, headers: Record<string, string>): Response {
+  const json = answer.body !== undefined;
+  return new Response(json ? JSON.stringify(answer.body) : null, {
+    status: answer.status,
+    headers: {
+      ...headers,
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...answer.headers,
+    },
+  });
+}
+
+// The OpenAPI document of the API, loaded on first request: it is large, and most tests never ask.
+let openApiText: Promise<string> | undefined;
+
+async function openApiResponse(id: string): Promise<Response> {
+  openApiText ??= import('../../openapi.json', { with: { type: 'json' } }).then((module) =>
+    JSON.stringify(module.default),
+  );
+  return new Response(await openApiText, {
+    status: 200,
+    headers: { [HEADER_REQUEST_ID]: id, 'content-type': 'application/json' },
+  });
 }

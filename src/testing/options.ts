@@ -1,8 +1,10 @@
 import {
   DEFAULT_BASE_URL,
+  type RateLimitTier,
   WEBHOOK_DELIVERY_TIMEOUT_MS,
   WEBHOOK_RETRY_SCHEDULE_SECONDS,
 } from '../contract.js';
+import { normalizeBaseUrl } from '../core/config.js';
 import { DEFAULT_RATE_LIMIT, type MockKey } from './auth.js';
 import { createRandom } from './random.js';
 import type { WebhookFetch } from './webhook-delivery.js';
@@ -24,6 +26,11 @@ export interface MockApiOptions {
   now?: () => number;
   /** The credentials the mock accepts. Default one key with every scope, `testKey`. */
   keys?: readonly MockKey[];
+  /**
+   * The rate-limit tier of the default key: 10, 100 or 1000 requests per window. Default 100.
+   * Keys given in `keys` carry their own `rateLimit`, so the two do not go together.
+   */
+  tier?: RateLimitTier;
   /** The rate-limit window in ms; a key's tier is its allowance per window. Default 60 000. */
   rateLimitWindowMs?: number;
   /** How deliveries reach receivers. Default the global `fetch` at the time of each delivery. */
@@ -35,7 +42,7 @@ export interface MockApiOptions {
 }
 
 /** The options with their defaults applied. */
-export type ResolvedOptions = Required<Omit<MockApiOptions, 'referenceDate'>> & {
+export type ResolvedOptions = Required<Omit<MockApiOptions, 'referenceDate' | 'tier'>> & {
   referenceMs: number;
 };
 
@@ -44,37 +51,47 @@ export const DEFAULT_REFERENCE_DATE = '2026-11-21T09:30:00Z';
 const DEFAULT_SEED = 1;
 const DEFAULT_RECOGNITIONS = 300;
 const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
+const TIERS: readonly number[] = [10, 100, 1000] satisfies RateLimitTier[];
 // A stream of its own, so the key does not change when the seeded data does.
 const KEY_STREAM = 0x6b6579;
 
 /** Applies the defaults; the only place they live. */
 export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const seed = options.seed ?? DEFAULT_SEED;
+  const recognitions = options.recognitions ?? DEFAULT_RECOGNITIONS;
+  const rateLimitWindowMs = options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+  const tier = options.tier ?? DEFAULT_RATE_LIMIT;
+  if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be a whole number');
+  if (!Number.isSafeInteger(recognitions) || recognitions < 0) {
+    throw new RangeError('recognitions must be a whole number, 0 or more');
+  }
+  if (!(rateLimitWindowMs > 0 && Number.isFinite(rateLimitWindowMs))) {
+    throw new RangeError('rateLimitWindowMs must be a number of ms above 0');
+  }
+  if (!TIERS.includes(tier)) throw new RangeError(`tier must be one of ${TIERS.join(', ')}`);
   if (options.keys?.length === 0) throw new TypeError('keys must hold at least one credential');
+  if (options.keys && options.tier !== undefined) {
+    throw new TypeError('tier sets the default key; give each of keys its own rateLimit');
+  }
   const reference = options.referenceDate ?? options.now?.() ?? DEFAULT_REFERENCE_DATE;
   return {
     baseUrl: normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     seed,
-    recognitions: options.recognitions ?? DEFAULT_RECOGNITIONS,
+    recognitions,
     referenceMs: new Date(reference).getTime(),
     now: options.now ?? Date.now,
     keys: options.keys ?? [
       {
         key: `rk_test_${createRandom(seed ^ KEY_STREAM).alphanumeric(32)}`,
         scopes: '*',
-        rateLimit: DEFAULT_RATE_LIMIT,
+        rateLimit: tier,
       },
     ],
-    rateLimitWindowMs: options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
+    rateLimitWindowMs,
     webhookFetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
     webhookRetryDelaysMs:
       options.webhookRetryDelaysMs ??
       WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
     webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DELIVERY_TIMEOUT_MS,
   };
-}
-
-// The contract treats `…/v1` and a trailing `/` as the same service (§1).
-function normalizeBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 }

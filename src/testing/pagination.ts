@@ -1,6 +1,7 @@
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../contract.js';
-import type { Row } from './collection.js';
-import { assertValid, type ErrorDetail } from './errors.js';
+import type { ErrorDetail, PageBody } from '../internal/wire.js';
+import type { Row } from './store.js';
+import { assertValid } from './validation.js';
 
 /** The order of a paginated list: by `created_at`, ties by insertion. */
 export type SortOrder = 'oldest-first' | 'newest-first';
@@ -9,12 +10,6 @@ export type SortOrder = 'oldest-first' | 'newest-first';
 export type PageRequest =
   | { mode: 'page'; page: number; limit: number }
   | { mode: 'cursor'; after: SortKey | undefined; limit: number };
-
-/** A paginated response body (contract §5). */
-export interface Page<T> {
-  data: T[];
-  pagination: { page: number; total_pages: number; next_cursor: string | null };
-}
 
 // A record's place in the order. It never changes, so a cursor keeps its place under inserts
 // and deletes, where a page number does not.
@@ -59,7 +54,7 @@ export function paginate<T extends { created_at: string }>(
   rows: readonly Row<T>[],
   order: SortOrder,
   request: PageRequest,
-): Page<T> {
+): PageBody<T> {
   const direction = order === 'oldest-first' ? 1 : -1;
   const sorted = rows
     .map((row) => ({ record: row.record, key: keyOf(row) }))

@@ -1,3 +1,7 @@
+/**
+ * The mock's records and its store as tests see them: types only, apart from the store's
+ * implementation (store.ts) and the factories that fill it (fixtures.ts).
+ */
 import type { WebhookEventType } from '../contract.js';
 
 /** A user as it appears inside a recognition. */
@@ -101,7 +105,7 @@ export interface MockBudget {
 export interface MockWebhook {
   /** The webhook's id: a UUID, lower-case. */
   id: string;
-  /** Where deliveries go: an https URL. */
+  /** Where deliveries go: an https URL, or http on a loopback host. */
   url: string;
   /** The subscribed event types, or `['*']` for all. */
   events: (WebhookEventType | '*')[];
@@ -114,3 +118,61 @@ export interface MockWebhook {
   /** The signing secret, `whsec_` then base64; {@link signWebhook} and receivers use it. */
   secret: string;
 }
+
+/**
+ * The kinds of record the store holds, by collection name: the registry a new kind joins. Each
+ * kind needs a factory in fixtures.ts (the compiler insists) and nothing else in the store.
+ */
+export interface MockRecords {
+  /** The users. */
+  users: MockUser;
+  /** The teams. */
+  teams: MockTeam;
+  /** The rewards. */
+  rewards: MockReward;
+  /** The budgets. */
+  budgets: MockBudget;
+  /** The recognitions. */
+  recognitions: MockRecognition;
+  /** Webhooks with their secrets. */
+  webhooks: MockWebhook;
+}
+
+/** The name of a collection of the store, such as `users`. */
+export type RecordKind = keyof MockRecords;
+
+/** Builds a complete record from the fields a caller gave. */
+export type RecordFactory<T> = (fields: Partial<T>) => T;
+
+/** One kind of record in the mock's store. Reads return copies: change records through the methods. */
+export interface MockCollection<
+  T extends {
+    /** The record's id, unique in the collection. */
+    id: string;
+  },
+> {
+  /** How many records there are. */
+  readonly size: number;
+  /** Every record, in insertion order. */
+  all(): T[];
+  /** The record with this id, if any. */
+  get(id: string): T | undefined;
+  /** Adds a record; fields left out get realistic generated values (a new id among them). */
+  insert(record?: Partial<T>): T;
+  /** Changes fields of a record; returns the new record, or `undefined` when there is no such id. */
+  update(id: string, patch: Partial<Omit<T, 'id'>>): T | undefined;
+  /** Removes a record; returns whether it existed. */
+  delete(id: string): boolean;
+  /** Removes every record. */
+  clear(): void;
+}
+
+/** The mock's in-memory data, for tests to seed, change and inspect: one collection per kind. */
+export type MockStore = {
+  readonly [Kind in RecordKind]: MockCollection<MockRecords[Kind]>;
+} & {
+  /** Replaces every record by the seeded data of `seed` (default: the mock's `seed` option). */
+  reset(seed?: number): void;
+  /** Removes every record of every kind. */
+  clear(): void;
+};

@@ -1,15 +1,8 @@
+// Which operation answers a request: the route table and msw's path matcher.
+import { matchRequestUrl } from 'msw';
 import type { Scope } from '../contract.js';
-import type { Operation } from './operation.js';
+import { getOperation, listAllOperation, listOperation, type Operation } from './operation.js';
 import { analyticsSummary } from './operations/analytics.js';
-import { getBudget, listBudgets } from './operations/budgets.js';
-import {
-  getReward,
-  getTeam,
-  getUser,
-  listRewards,
-  listTeams,
-  listUsers,
-} from './operations/directory.js';
 import {
   createRecognition,
   deleteRecognition,
@@ -23,7 +16,6 @@ import {
   listWebhooks,
   updateWebhook,
 } from './operations/webhooks.js';
-import { matchPath } from './route-pattern.js';
 
 /** One operation of the API: its method, path pattern and the scope it needs (contract §2, §4). */
 export interface Route {
@@ -33,7 +25,7 @@ export interface Route {
   operation: Operation;
 }
 
-/** The 18 operations. Their `method path` is also how faults name a route. */
+/** Every operation of the API. Their `method path` is also how faults name a route. */
 export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
@@ -59,19 +51,59 @@ export const ROUTES: readonly Route[] = [
     scope: 'recognitions:write',
     operation: deleteRecognition,
   },
-  { method: 'GET', path: '/v1/users', scope: 'users:read', operation: listUsers },
-  { method: 'GET', path: '/v1/users/:id', scope: 'users:read', operation: getUser },
-  { method: 'GET', path: '/v1/rewards', scope: 'rewards:read', operation: listRewards },
-  { method: 'GET', path: '/v1/rewards/:id', scope: 'rewards:read', operation: getReward },
-  { method: 'GET', path: '/v1/teams', scope: 'teams:read', operation: listTeams },
-  { method: 'GET', path: '/v1/teams/:id', scope: 'teams:read', operation: getTeam },
+  {
+    method: 'GET',
+    path: '/v1/users',
+    scope: 'users:read',
+    operation: listOperation((store) => store.users),
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/:id',
+    scope: 'users:read',
+    operation: getOperation((store) => store.users, 'user'),
+  },
+  {
+    method: 'GET',
+    path: '/v1/rewards',
+    scope: 'rewards:read',
+    operation: listOperation((store) => store.rewards),
+  },
+  {
+    method: 'GET',
+    path: '/v1/rewards/:id',
+    scope: 'rewards:read',
+    operation: getOperation((store) => store.rewards, 'reward'),
+  },
+  {
+    method: 'GET',
+    path: '/v1/teams',
+    scope: 'teams:read',
+    operation: listOperation((store) => store.teams),
+  },
+  {
+    method: 'GET',
+    path: '/v1/teams/:id',
+    scope: 'teams:read',
+    operation: getOperation((store) => store.teams, 'team'),
+  },
   { method: 'GET', path: '/v1/webhooks', scope: 'webhooks:read', operation: listWebhooks },
   { method: 'POST', path: '/v1/webhooks', scope: 'webhooks:write', operation: createWebhook },
   { method: 'GET', path: '/v1/webhooks/:id', scope: 'webhooks:read', operation: getWebhook },
   { method: 'PATCH', path: '/v1/webhooks/:id', scope: 'webhooks:write', operation: updateWebhook },
   { method: 'DELETE', path: '/v1/webhooks/:id', scope: 'webhooks:write', operation: deleteWebhook },
-  { method: 'GET', path: '/v1/budgets', scope: 'budgets:read', operation: listBudgets },
-  { method: 'GET', path: '/v1/budgets/:id', scope: 'budgets:read', operation: getBudget },
+  {
+    method: 'GET',
+    path: '/v1/budgets',
+    scope: 'budgets:read',
+    operation: listAllOperation((store) => store.budgets),
+  },
+  {
+    method: 'GET',
+    path: '/v1/budgets/:id',
+    scope: 'budgets:read',
+    operation: getOperation((store) => store.budgets, 'budget'),
+  },
   {
     method: 'GET',
     path: '/v1/analytics/summary',
@@ -80,11 +112,42 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
+// Only the path below the base URL is routed, whatever host a request named, so it is matched
+// on an origin of its own.
+const ORIGIN = 'http://mock.invalid';
+
+/**
+ * The path parameters when `path` (below the base URL) matches `pattern`, as MSW matches its
+ * handlers: `:name` is one segment, `*` any rest, case and a trailing `/` do not matter.
+ */
+export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  let match: ReturnType<typeof matchRequestUrl>;
+  try {
+    match = matchRequestUrl(new URL(path, ORIGIN), pattern, ORIGIN);
+  } catch {
+    // A malformed %-escape in the path cannot name any record.
+    return undefined;
+  }
+  return match.matches ? (match.params as Record<string, string>) : undefined;
+}
+
+/** Throws a TypeError unless `pattern` is one the matcher can use. */
+export function checkPattern(pattern: string): void {
+  try {
+    matchRequestUrl(new URL(ORIGIN), pattern, ORIGIN);
+  } catch (error) {
+    throw new TypeError(`${JSON.stringify(pattern)} is not a path pattern: ${String(error)}`);
+  }
+}
+
 /** The route for a request and its path parameters, if any route matches. */
 export function findRoute(
   method: string,
   path: string,
 ): { route: Route; params: Record<string, string> } | undefined {
+  // MSW forgives a trailing `/`; the API does not, so an SDK that sent `/v1/recognitions/` for
+  // an empty id gets 404 here rather than the list.
+  if (path.endsWith('/')) return undefined;
   for (const route of ROUTES) {
     if (route.method !== method) continue;
     const params = matchPath(route.path, path);

@@ -1,10 +1,22 @@
 import type * as NodeHttp from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  HEADER_IDEMPOTENCY_KEY,
+  HEADER_RATE_LIMIT_LIMIT,
+  HEADER_RATE_LIMIT_REMAINING,
+  HEADER_RATE_LIMIT_RESET,
+  HEADER_REQUEST_ID,
+  HEADER_RETRY_AFTER,
+} from '../contract.js';
+import { HEADER_IDEMPOTENT_REPLAYED } from './idempotency.js';
 import { createMockApi, type MockApi } from './mock-api.js';
 import type { MockApiOptions } from './options.js';
 
-/** Options of {@link startMockServer}: where to listen, plus those of `createMockApi` but `baseUrl`. */
+/**
+ * Options of {@link startMockServer}: where to listen, plus those of `createMockApi` but
+ * `baseUrl` (such as `seed`, `recognitions`, `tier` and `rateLimitWindowMs`).
+ */
 export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'> {
   /** Default 0: any free port. */
   port?: number;
@@ -25,13 +37,24 @@ export interface MockServer {
 // Browsers may call the server from a page on another origin.
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers':
-    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed',
+  'access-control-expose-headers': [
+    HEADER_REQUEST_ID,
+    HEADER_RATE_LIMIT_LIMIT,
+    HEADER_RATE_LIMIT_REMAINING,
+    HEADER_RATE_LIMIT_RESET,
+    HEADER_RETRY_AFTER,
+    HEADER_IDEMPOTENT_REPLAYED,
+  ].join(', '),
 };
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, Accept',
+  'access-control-allow-headers': [
+    'authorization',
+    'content-type',
+    HEADER_IDEMPOTENCY_KEY,
+    'accept',
+  ].join(', '),
   'access-control-max-age': '600',
 };
 
@@ -42,6 +65,7 @@ const NODE_HTTP = 'node:http';
 /**
  * Serves a new mock API over real HTTP through node:http, with CORS for browser pages. Node
  * only; node:http is imported when called, so the testing entry still bundles for browsers.
+ * Prints nothing: callers such as the CLI say what they want.
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 0, host = '127.0.0.1', ...apiOptions } = options;

@@ -1,45 +1,80 @@
-import { Collection, type MockCollection } from './collection.js';
-import { createFactories } from './fixtures.js';
+import { FACTORIES, type FixtureContext, seedStore } from './fixtures.js';
 import { createRandom, type Random } from './random.js';
 import type {
-  MockBudget,
-  MockRecognition,
-  MockReward,
-  MockTeam,
-  MockUser,
-  MockWebhook,
+  MockCollection,
+  MockRecords,
+  MockStore,
+  RecordFactory,
+  RecordKind,
 } from './records.js';
-import { seedStore } from './seed.js';
 
-/** The mock's in-memory data, for tests to seed, change and inspect. */
-export interface MockStore {
-  /** The users. */
-  readonly users: MockCollection<MockUser>;
-  /** The teams. */
-  readonly teams: MockCollection<MockTeam>;
-  /** The rewards. */
-  readonly rewards: MockCollection<MockReward>;
-  /** The budgets. */
-  readonly budgets: MockCollection<MockBudget>;
-  /** The recognitions. */
-  readonly recognitions: MockCollection<MockRecognition>;
-  /** Webhooks with their secrets. */
-  readonly webhooks: MockCollection<MockWebhook>;
-  /** Replaces every record by the seeded data of `seed` (default: the mock's `seed` option). */
-  reset(seed?: number): void;
-  /** Removes every record of every kind. */
-  clear(): void;
+/** A stored record with its insertion number, which orders records created in the same second. */
+export interface Row<T> {
+  readonly record: T;
+  readonly seq: number;
 }
+
+/** The store's implementation of {@link MockCollection}, with uncopied access for the operations. */
+export class Collection<T extends { id: string }> implements MockCollection<T> {
+  readonly #rows = new Map<string, Row<T>>();
+  readonly #create: RecordFactory<T>;
+  readonly #nextSeq: () => number;
+
+  constructor(create: RecordFactory<T>, nextSeq: () => number) {
+    this.#create = create;
+    this.#nextSeq = nextSeq;
+  }
+
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  all(): T[] {
+    return [...this.#rows.values()].map((row) => structuredClone(row.record));
+  }
+
+  get(id: string): T | undefined {
+    const row = this.#rows.get(id);
+    return row && structuredClone(row.record);
+  }
+
+  insert(record: Partial<T> = {}): T {
+    const created = this.#create(structuredClone(record));
+    this.#rows.set(created.id, { record: created, seq: this.#nextSeq() });
+    return structuredClone(created);
+  }
+
+  update(id: string, patch: Partial<Omit<T, 'id'>>): T | undefined {
+    const row = this.#rows.get(id);
+    if (!row) return undefined;
+    const record = { ...row.record, ...structuredClone(patch), id };
+    this.#rows.set(id, { record, seq: row.seq });
+    return structuredClone(record);
+  }
+
+  delete(id: string): boolean {
+    return this.#rows.delete(id);
+  }
+
+  clear(): void {
+    this.#rows.clear();
+  }
+
+  /** The stored rows themselves, for the operations, which only read them. */
+  rows(): Row<T>[] {
+    return [...this.#rows.values()];
+  }
+
+  /** The stored record itself, for the operations, which only read it. */
+  find(id: string): T | undefined {
+    return this.#rows.get(id)?.record;
+  }
+}
+
+type Collections = { readonly [Kind in RecordKind]: Collection<MockRecords[Kind]> };
 
 /** The store as the operations see it: collections with uncopied reads. */
-export interface Store extends MockStore {
-  readonly users: Collection<MockUser>;
-  readonly teams: Collection<MockTeam>;
-  readonly rewards: Collection<MockReward>;
-  readonly budgets: Collection<MockBudget>;
-  readonly recognitions: Collection<MockRecognition>;
-  readonly webhooks: Collection<MockWebhook>;
-}
+export type Store = Collections & Pick<MockStore, 'reset' | 'clear'>;
 
 /** What a store is seeded from. */
 export interface StoreOptions {
@@ -49,39 +84,31 @@ export interface StoreOptions {
   now: () => number;
 }
 
-/** Creates a store seeded from `options.seed`. */
+/** Creates a store with one collection per entry of the factory registry, seeded from `options.seed`. */
 export function createStore(options: StoreOptions): Store {
   let random: Random = createRandom(options.seed);
   let seq = 0;
   const nextSeq = () => ++seq;
-  const factories = createFactories({
+  const context: FixtureContext = {
     random: () => random,
     now: options.now,
-    users: () => store.users.rows().map((row) => row.record),
-  });
+    users: () => collections.users.rows().map((row) => row.record),
+  };
+  const collection = <Kind extends RecordKind>(kind: Kind) =>
+    new Collection<MockRecords[Kind]>(FACTORIES[kind](context), nextSeq);
+  // One entry per key of FACTORIES, which the compiler holds to the keys of MockRecords.
+  const collections = Object.fromEntries(
+    (Object.keys(FACTORIES) as RecordKind[]).map((kind) => [kind, collection(kind)]),
+  ) as unknown as Collections;
   const store: Store = {
-    users: new Collection(factories.user, nextSeq),
-    teams: new Collection(factories.team, nextSeq),
-    rewards: new Collection(factories.reward, nextSeq),
-    budgets: new Collection(factories.budget, nextSeq),
-    recognitions: new Collection(factories.recognition, nextSeq),
-    webhooks: new Collection(factories.webhook, nextSeq),
+    ...collections,
     reset(seed = options.seed) {
       store.clear();
       random = createRandom(seed);
       seedStore(store, random, options);
     },
     clear() {
-      for (const collection of [
-        store.users,
-        store.teams,
-        store.rewards,
-        store.budgets,
-        store.recognitions,
-        store.webhooks,
-      ]) {
-        collection.clear();
-      }
+      for (const each of Object.values(collections)) each.clear();
     },
   };
   store.reset();

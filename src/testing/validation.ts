@@ -1,4 +1,37 @@
-import { type ErrorDetail, HttpError } from './errors.js';
+// How the mock checks what it is sent and reports each problem, independently of the SDK's own
+// schemas: the mock is the oracle the SDK is tested against.
+import { ERROR_CODES } from '../contract.js';
+import type { ErrorBody, ErrorDetail } from '../internal/wire.js';
+
+/** A status the contract gives an error code. */
+export type ErrorStatus = keyof typeof ERROR_CODES;
+
+/** The contract's error body (§6). */
+export function errorBody(
+  status: ErrorStatus,
+  message: string,
+  details?: ErrorDetail[],
+): ErrorBody {
+  return { error: { code: ERROR_CODES[status], message, ...(details?.length ? { details } : {}) } };
+}
+
+/** Thrown by the operations; the pipeline turns it into an error response. */
+export class HttpError extends Error {
+  readonly status: ErrorStatus;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(status: ErrorStatus, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.details = details;
+  }
+}
+
+/** Throws when `details` holds any problem, so validators can report every field at once. */
+export function assertValid(status: 400 | 422, message: string, details: ErrorDetail[]): void {
+  if (details.length) throw new HttpError(status, message, details);
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

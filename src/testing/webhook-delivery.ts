@@ -2,8 +2,7 @@ import type { WebhookEventType } from '../contract.js';
 import type { Random } from './random.js';
 import type { MockWebhook } from './records.js';
 import type { Store } from './store.js';
-import { toTimestamp } from './time.js';
-import { unref } from './timers.js';
+import { toTimestamp, unref } from './time.js';
 import { signWebhook } from './webhook-signer.js';
 
 /** An event as a delivery's body holds it (contract §9). */
@@ -54,8 +53,8 @@ export interface DispatcherOptions {
   timeoutMs: number;
 }
 
-/** Whether a webhook wants events of `type` now. */
-export function subscribes(webhook: MockWebhook, type: string): boolean {
+// Whether a webhook wants events of `type` now.
+function subscribes(webhook: MockWebhook, type: string): boolean {
   return (
     webhook.enabled &&
     (webhook.events.includes('*') || webhook.events.includes(type as WebhookEventType))

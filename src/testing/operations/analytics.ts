@@ -1,7 +1,7 @@
 import { DEFAULT_PERIOD, PERIOD_MAX_DAYS } from '../../contract.js';
-import { HttpError } from '../errors.js';
 import type { Operation } from '../operation.js';
 import { DAY_MS } from '../time.js';
+import { HttpError } from '../validation.js';
 
 const PERIOD = /^([1-9]\d{0,2})d$/;
 

@@ -1,12 +1,11 @@
 import { MESSAGE_MAX_LENGTH, POINTS_MAX } from '../../contract.js';
-import { assertValid, type ErrorDetail } from '../errors.js';
-import type { Caller, Operation } from '../operation.js';
+import type { ErrorDetail } from '../../internal/wire.js';
+import { type Caller, findOr404, getOperation, type Operation } from '../operation.js';
 import { paginate, parsePaging } from '../pagination.js';
 import type { MockRecognition, MockUser } from '../records.js';
 import type { Store } from '../store.js';
 import { toTimestamp } from '../time.js';
-import { isUuid, parseBody, parseInstant } from '../validation.js';
-import { findOr404, getOperation } from './shared.js';
+import { assertValid, isUuid, parseBody, parseInstant } from '../validation.js';
 
 /** GET /v1/recognitions: newest first, filtered by `from`, `to`, `sender_id`, `recipient_id`. */
 export const listRecognitions: Operation = ({ store, query }) => {

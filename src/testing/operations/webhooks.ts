@@ -1,26 +1,23 @@
 import { WEBHOOK_EVENT_TYPES } from '../../contract.js';
-import { assertValid, type ErrorDetail } from '../errors.js';
-import type { Operation } from '../operation.js';
+import type { ErrorDetail } from '../../internal/wire.js';
+import { findOr404, getOperation, listAllOperation, type Operation } from '../operation.js';
 import type { MockWebhook } from '../records.js';
 import { toTimestamp } from '../time.js';
-import { parseBody } from '../validation.js';
+import { assertValid, parseBody } from '../validation.js';
 import { generateWebhookSecret } from '../webhook-signer.js';
-import { findOr404, getOperation } from './shared.js';
 
-// Test receivers listen on loopback without TLS; everywhere else the contract's https holds.
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+// Receivers on the developer's machine listen without TLS, so loopback hosts may use http
+// (contract §4): localhost, 127.0.0.0/8 and [::1], as the URL parser writes them.
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 const EVENT_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 
-/** The webhook as the API shows it: everything but the secret. */
-export function presentWebhook({ secret: _secret, ...webhook }: MockWebhook) {
+// The webhook as the API shows it: everything but the secret.
+function presentWebhook({ secret: _secret, ...webhook }: MockWebhook) {
   return webhook;
 }
 
 /** GET /v1/webhooks: every webhook, not paginated. */
-export const listWebhooks: Operation = ({ store }) => ({
-  status: 200,
-  body: { data: store.webhooks.rows().map((row) => presentWebhook(row.record)) },
-});
+export const listWebhooks = listAllOperation((store) => store.webhooks, presentWebhook);
 
 /** GET /v1/webhooks/{id} */
 export const getWebhook = getOperation((store) => store.webhooks, 'webhook', presentWebhook);
@@ -70,7 +67,12 @@ function checkFields(input: Record<string, unknown>, details: ErrorDetail[]) {
   const { url, events, description } = input;
   if (url !== undefined) {
     if (isWebhookUrl(url)) fields.url = url;
-    else details.push({ field: 'url', message: 'must be an https URL' });
+    else {
+      details.push({
+        field: 'url',
+        message: 'must be an https URL (http only on localhost, 127.0.0.0/8 or [::1])',
+      });
+    }
   }
   if (events !== undefined) {
     const problem = checkEvents(events);
@@ -88,7 +90,7 @@ function isWebhookUrl(value: unknown): value is string {
   if (typeof value !== 'string' || !URL.canParse(value)) return false;
   const url = new URL(value);
   return (
-    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
+    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname))
   );
 }
 

@@ -37,6 +37,8 @@ describe('POST /v1/webhooks', () => {
   it('defaults description to null and accepts ["*"] and loopback http for local receivers', async () => {
     for (const url of [
       'http://127.0.0.1:3000/hook',
+      'http://127.45.6.7/hook',
+      'http://127.255.255.254:9/',
       'http://localhost/hook',
       'http://[::1]:8080/',
     ]) {
@@ -49,6 +51,11 @@ describe('POST /v1/webhooks', () => {
   it.each([
     [{ events: ['*'] }, 'url', 'is required'],
     [{ url: 'http://example.com/hook', events: ['*'] }, 'url', 'https'],
+    [{ url: 'http://localhost.example.com/hook', events: ['*'] }, 'url', 'http only on localhost'],
+    [{ url: 'http://10.0.0.1/hook', events: ['*'] }, 'url', '127.0.0.0/8'],
+    [{ url: 'http://128.0.0.1/hook', events: ['*'] }, 'url', 'https'],
+    [{ url: 'http://[::2]/hook', events: ['*'] }, 'url', 'https'],
+    [{ url: 'ftp://127.0.0.1/hook', events: ['*'] }, 'url', 'https'],
     [{ url: 'not a url', events: ['*'] }, 'url', 'https'],
     [{ url: 42, events: ['*'] }, 'url', 'https'],
     [{ url: 'https://example.com' }, 'events', 'is required'],
