@@ -275,7 +275,13 @@ async function pack(workDir) {
   const files = info.files.map((file) => file.path);
   const stray = files.filter((file) => /^(src|test|scripts|bench|examples)\//.test(file));
   if (stray.length) throw new Error(`the tarball holds files it should not: ${stray.join(', ')}`);
-  for (const needed of ['package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts']) {
+  for (const needed of [
+    'package.json',
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/index.d.ts',
+    'openapi.json',
+  ]) {
     if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   indent(

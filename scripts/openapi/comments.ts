@@ -56,10 +56,17 @@ function commentOf(node: ts.Node): string {
     .filter(ts.isJSDoc)
     .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '')
     .join('\n');
-  // `{@link Users.list}` names an SDK method: the document says the name alone. Lines wrapped in
-  // the source are joined; paragraphs stay.
+  // `{@link Users.list}` names an SDK method: the document names it as called, on a client.
+  // References to the contract's sections point into the SDK's repository: dropped. Lines
+  // wrapped in the source are joined; paragraphs stay.
   return text
+    .replace(
+      /\{@link\s+([A-Z])(\w*)\.(\w+)[^}]*\}/g,
+      (_, initial: string, rest: string, method: string) =>
+        `\`client.${initial.toLowerCase()}${rest}.${method}()\``,
+    )
     .replace(/\{@link\s+([^}\s|]+)[^}]*\}/g, '`$1`')
+    .replace(/ \(contract §[\d, §]+\)/g, '')
     .replace(/([^\n])\n(?!\n)/g, '$1 ')
     .trim();
 }

@@ -76,6 +76,33 @@ const USER_STATUSES = allOf<Known<User['status']>>()(['active', 'deactivated']);
 const BUDGET_PERIODS = allOf<Known<Budget['period']>>()(['monthly', 'quarterly', 'annual']);
 const MAY_GAIN_VALUES = 'Further values may be added: clients should accept any string.';
 
+// `<N>d` with N from 1 to PERIOD_MAX_DAYS (contract §4), as a pattern, checked against what the
+// SDK's own schema accepts for every N up to twice the bound.
+const PERIOD_PATTERN = `^(${upTo(PERIOD_MAX_DAYS)})d$`;
+for (let days = 0; days <= 2 * PERIOD_MAX_DAYS; days++) {
+  const period = `${days}d`;
+  if (
+    new RegExp(PERIOD_PATTERN).test(period) !== analyticsParamsSchema.safeParse({ period }).success
+  ) {
+    throw new Error(`openapi: the period pattern and the SDK disagree on ${period}`);
+  }
+}
+
+/** A regular expression for the whole numbers 1 to `max`, without leading zeros. */
+function upTo(max: number): string {
+  const digits = String(max);
+  const alternatives = digits.length > 1 ? [`[1-9][0-9]{0,${digits.length - 2}}`] : [];
+  for (let i = 0; i < digits.length; i++) {
+    const low = i === 0 ? 1 : 0;
+    const high = Number(digits[i]) - 1;
+    if (high < low) continue;
+    const rest = digits.length - i - 1;
+    alternatives.push(`${digits.slice(0, i)}[${low}-${high}]${rest > 0 ? `[0-9]{${rest}}` : ''}`);
+  }
+  alternatives.push(digits);
+  return alternatives.join('|');
+}
+
 /** A record or input component: its schema, the interface that documents it, and contract facts. */
 interface Component {
   schema: z.ZodMiniType;
@@ -155,7 +182,7 @@ const RECORDS: Record<string, Component> = {
     file: 'analytics.ts',
     direction: 'output',
     facts: {
-      period: { pattern: PERIOD_PATTERN(), examples: [DEFAULT_PERIOD] },
+      period: { pattern: PERIOD_PATTERN, examples: [DEFAULT_PERIOD] },
       total_recognitions: NON_NEGATIVE,
       participation_rate: { minimum: 0, maximum: 100 },
       total_points: NON_NEGATIVE,
@@ -195,13 +222,6 @@ const RECORDS: Record<string, Component> = {
   },
 };
 
-// `<N>d` with N from 1 to PERIOD_MAX_DAYS, as a pattern (contract §4).
-function PERIOD_PATTERN(): string {
-  const hundreds = Math.floor(PERIOD_MAX_DAYS / 100);
-  if (PERIOD_MAX_DAYS !== 365) throw new Error('openapi: update the period pattern');
-  return `^([1-9][0-9]?|[1-${hundreds - 1}][0-9]{2}|${hundreds}[0-5][0-9]|${hundreds}6[0-5])d$`;
-}
-
 // Query parameters of operations beyond paging, with the contract's formats.
 const QUERY_FACTS: ObjectFacts = {
   page: { minimum: 1, default: 1 },
@@ -221,7 +241,11 @@ const QUERY_FACTS: ObjectFacts = {
   },
   sender_id: { format: 'uuid' },
   recipient_id: { format: 'uuid' },
-  period: { pattern: PERIOD_PATTERN(), default: DEFAULT_PERIOD },
+  period: {
+    pattern: PERIOD_PATTERN,
+    default: DEFAULT_PERIOD,
+    description: `The period to summarize: \`<N>d\`, the last N days, N from 1 to ${PERIOD_MAX_DAYS}.`,
+  },
 };
 
 interface OperationSpec {
