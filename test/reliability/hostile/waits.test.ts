@@ -38,9 +38,9 @@ const TIMEOUT = 600_000;
 
 afterEach(closeAllServers);
 
-type Headers = Record<string, string | string[]>;
+type HeaderMap = Record<string, string | string[]>;
 /** Answers of the server, by request index: 429 with the given headers, then 200. */
-type Script = (index: number, now: number) => { status: number; headers: Headers };
+type Script = (index: number, now: number) => { status: number; headers: HeaderMap };
 
 async function run(
   script: Script,
@@ -86,7 +86,7 @@ function expectBounded(driven: Driven<unknown>) {
 }
 
 const once =
-  (headers: (now: number) => Headers, status = 429): Script =>
+  (headers: (now: number) => HeaderMap, status = 429): Script =>
   (index, now) =>
     index === 0 ? { status, headers: headers(now) } : { status: 200, headers: {} };
 
@@ -159,7 +159,7 @@ describe('a Retry-After within 60 s is waited, and no longer', () => {
 });
 
 describe('a wait over 60 s is not waited: RateLimitError at once, with retryAfter', () => {
-  const far: Array<[string, (now: number) => Headers, number]> = [
+  const far: Array<[string, (now: number) => HeaderMap, number]> = [
     ['Retry-After: 120', () => ({ 'retry-after': '120' }), 120_000],
     ['Retry-After: 86400', () => ({ 'retry-after': '86400' }), 86_400_000],
     ['Retry-After: 99999999999', () => ({ 'retry-after': '99999999999' }), 99_999_999_999_000],
@@ -201,7 +201,7 @@ describe('a wait over 60 s is not waited: RateLimitError at once, with retryAfte
 });
 
 describe('any other value: the call ends, typed, and no wait passes 60 s', () => {
-  const values: Array<[string, Headers]> = [
+  const values: Array<[string, HeaderMap]> = [
     ['Retry-After: 1e308', { 'retry-after': '1e308' }],
     ['Retry-After: 1e3', { 'retry-after': '1e3' }],
     ['Retry-After: 1.5', { 'retry-after': '1.5' }],
@@ -260,7 +260,7 @@ describe("the throttle (rateLimit 'auto'): each wait bounded, ended by the call'
   /** A first answer that says the window is spent until `reset`, then normal answers. */
   const spent =
     (reset: (now: number) => string): Script =>
-    (index, now) => ({
+    (index, now): { status: number; headers: HeaderMap } => ({
       status: 200,
       headers:
         index === 0
