@@ -22,6 +22,16 @@ const CLI = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/in
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 const LISTENING = /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/;
+// Runs Prism and kills it when its stdin closes: when the test process dies without calling
+// stop() (a crash, a killed worker), its end of the pipe closes and Prism goes with it.
+const WATCHDOG = `
+const { spawn } = require('node:child_process');
+const prism = spawn(process.execPath, process.argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit'] });
+process.stdin.on('close', () => prism.kill('SIGKILL'));
+process.stdin.resume();
+prism.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const name of ['SIGTERM', 'SIGINT']) process.on(name, () => prism.kill(name));
+`;
 // Prism colours its log on a terminal; the pattern needs plain text.
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
@@ -29,10 +39,12 @@ const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 export async function startPrism(mode: { mock: string[] } | { proxy: string }): Promise<Prism> {
   const command =
     'mock' in mode ? ['mock', DOCUMENT, ...mode.mock] : ['proxy', DOCUMENT, mode.proxy];
-  const child = spawn(process.execPath, [CLI, ...command, '--host', '127.0.0.1', '--port', '0'], {
-    // Its own process group, so stop() reaches anything it starts.
+  const args = [CLI, ...command, '--host', '127.0.0.1', '--port', '0'];
+  const child = spawn(process.execPath, ['-e', WATCHDOG, ...args], {
+    // Its own process group, so stop() reaches the watchdog and Prism at once.
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin stays open for the watchdog: it closes when this process ends, however it ends.
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   const log: string[] = [];
