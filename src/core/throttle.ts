@@ -14,6 +14,9 @@ export interface AcquireOptions {
 }
 
 const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
+// X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
+// first request, reads up to a second longer than the cap. Refusing it would fail every bulk job.
+const RESET_ROUNDING_MS = 1000;
 // setTimeout's largest delay; a longer one fires at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -69,7 +72,7 @@ export class Throttle {
    * Resolves when the call may be sent. Rejects with the signal's reason when it aborts, with an
    * {@link ApiTimeoutError} when the wait would pass `deadline`, and at once with a local
    * {@link RateLimitError} (its `retryAfter` set) when the window resets more than
-   * {@link MAX_WAIT_MS} from now.
+   * {@link MAX_WAIT_MS} from now (give or take the header's one-second rounding).
    */
   acquire(options: AcquireOptions): Promise<void> {
     const { signal } = options;
@@ -197,7 +200,7 @@ export class Throttle {
     }
     if (!this.#blockedUntilReset(now)) return true;
     const ms = this.#resetAt - now;
-    if (ms > MAX_WAIT_MS) {
+    if (ms > MAX_WAIT_MS + RESET_ROUNDING_MS) {
       this.#settle(
         waiter,
         new RateLimitError({

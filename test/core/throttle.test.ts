@@ -201,6 +201,15 @@ describe('Throttle', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('waits for a full window whose whole-second reset reads a little over the cap', async () => {
+    useFakeClock();
+    vi.setSystemTime(START + 437);
+    const throttle = await spent(MAX_WAIT_MS);
+    const waiting = throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(MAX_WAIT_MS + 1000);
+    await expect(waiting).resolves.toBeUndefined();
+  });
+
   it('refuses the calls already waiting when an answer moves the reset beyond the cap', async () => {
     useFakeClock();
     const throttle = new Throttle();
