@@ -15,8 +15,16 @@ import {
   API_VERSION_PREFIX,
   DEFAULT_BASE_URL,
   DEFAULT_PERIOD,
+  DEFAULT_RATE_LIMIT_TIER,
   ERROR_CODES,
+  HEADER_IDEMPOTENCY_KEY,
+  HEADER_RATE_LIMIT_LIMIT,
+  HEADER_RATE_LIMIT_REMAINING,
+  HEADER_RATE_LIMIT_RESET,
+  HEADER_REQUEST_ID,
+  HEADER_RETRY_AFTER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_WINDOW_MS,
   MESSAGE_MAX_LENGTH,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
@@ -24,8 +32,10 @@ import {
   PERIOD_MAX_DAYS,
   POINTS_MAX,
   SCOPES,
+  WEBHOOK_DELIVERY_TIMEOUT_MS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_HEADER_ID,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
   WEBHOOK_HEADER_SIGNATURE,
   WEBHOOK_HEADER_TIMESTAMP,
   WEBHOOK_SECRET_PREFIX,
@@ -408,40 +418,59 @@ const ERROR_TEXT: Record<keyof typeof ERROR_CODES, string> = {
   503: 'The service is unavailable for now.',
 };
 
+// The headers of contract §1, §7 and §8, by the name the document shows; each must be the
+// contract constant's header (names are case-insensitive).
 const HEADERS = {
   'X-Request-Id': {
+    constant: HEADER_REQUEST_ID,
     description: 'Identifies the request in the service logs: quote it to support.',
-    required: true,
     schema: { type: 'string', examples: ['req_8f14e45fceea167a'] },
   },
   'X-RateLimit-Limit': {
-    description: 'Requests per minute of the key: its tier (10, 100 or 1000).',
-    required: true,
+    constant: HEADER_RATE_LIMIT_LIMIT,
+    description: `Requests per minute of the key: its tier (10, ${DEFAULT_RATE_LIMIT_TIER} or 1000).`,
     schema: { type: 'integer', minimum: 0 },
   },
   'X-RateLimit-Remaining': {
+    constant: HEADER_RATE_LIMIT_REMAINING,
     description: 'Requests left in the current window.',
-    required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   'X-RateLimit-Reset': {
+    constant: HEADER_RATE_LIMIT_RESET,
     description: 'When the window resets, in Unix seconds.',
-    required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   'Retry-After': {
+    constant: HEADER_RETRY_AFTER,
     description: 'How long to wait before retrying: delay-seconds or an HTTP-date.',
-    required: true,
     schema: { type: 'string', examples: ['30', 'Sat, 21 Nov 2026 09:31:00 GMT'] },
   },
 } as const;
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+const IDEMPOTENCY_HOURS = IDEMPOTENCY_WINDOW_MS / 3_600_000;
+for (const [name, constant] of [
+  ...Object.entries(HEADERS).map(([name, header]) => [name, header.constant] as const),
+  [IDEMPOTENCY_KEY, HEADER_IDEMPOTENCY_KEY] as const,
+]) {
+  if (name.toLowerCase() !== constant) throw new Error(`openapi: ${name} is not ${constant}`);
+}
 
 const COMMON_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
-];
+] as const;
+
+// The retry schedule of deliveries, as people say it: 5 s, 5 min … 10 h.
+const RETRY_SCHEDULE = WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) =>
+  seconds % 3600 === 0
+    ? `${seconds / 3600} h`
+    : seconds % 60 === 0
+      ? `${seconds / 60} min`
+      : `${seconds} s`,
+).join(', ');
 
 /** The whole document, the same bytes on every run for the same source. */
 export async function buildDocument(): Promise<Document> {
@@ -532,7 +561,13 @@ export async function buildDocument(): Promise<Document> {
     components: {
       schemas: sortKeys(schemas),
       parameters: parameters(),
-      headers: HEADERS,
+      headers: Object.fromEntries(
+        Object.entries(HEADERS).map(([name, { description, schema }]) => [
+          name,
+          // Contract §1, §7: every answer carries them (Retry-After: every 429).
+          { description, required: true, schema },
+        ]),
+      ),
       responses: errorResponses(examples),
       securitySchemes: {
         ApiKey: {
@@ -589,7 +624,7 @@ function INFO_DESCRIPTION(sdkVersion: string): string {
     '`X-RateLimit-Reset`; 429 adds `Retry-After`.',
     '',
     `**Idempotency.** POST and PATCH accept \`Idempotency-Key\` (1–${IDEMPOTENCY_KEY_MAX_LENGTH} characters):`,
-    'for 24 hours a repeat with the same body gets the first answer; another body is 409.',
+    `for ${IDEMPOTENCY_HOURS} hours a repeat with the same body gets the first answer; another body is 409.`,
     '',
     '**Records may gain fields** and enumerations may gain values: clients keep what they do not',
     'know and never fail on it.',
@@ -682,11 +717,10 @@ function parameters(): Record<string, unknown> {
     schema: { type: 'string', format: 'uuid' },
   };
   params.IdempotencyKey = {
-    name: 'Idempotency-Key',
+    name: IDEMPOTENCY_KEY,
     in: 'header',
     required: false,
-    description:
-      'Makes a retried write happen once: for 24 hours a repeat with the same body gets the first answer, another body 409 `conflict`. The SDK sends one on every POST and PATCH.',
+    description: `Makes a retried write happen once: for ${IDEMPOTENCY_HOURS} hours a repeat with the same body gets the first answer, another body 409 \`conflict\`. The SDK sends one on every POST and PATCH.`,
     schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
   };
   return params;
@@ -875,7 +909,7 @@ function webhooks(examples: Examples): Record<string, unknown> {
             tags: ['events'],
             summary: type,
             description:
-              `${dataMap.members.get(type) ?? ''} Delivered to webhooks subscribed to \`${type}\` or \`*\`; a non-2xx answer or none within 15 s is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).`.trim(),
+              `${dataMap.members.get(type) ?? ''} Delivered to webhooks subscribed to \`${type}\` or \`*\`; a non-2xx answer or none within ${WEBHOOK_DELIVERY_TIMEOUT_MS / 1000} s is retried after ${RETRY_SCHEDULE}.`.trim(),
             security: [],
             parameters: headers.map((header) => ({ ...header, in: 'header', required: true })),
             requestBody: {
