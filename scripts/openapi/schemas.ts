@@ -20,13 +20,13 @@ export type JsonSchema = { [keyword: string]: unknown };
  * merges into an array's element schema, `notNull: true` drops a null the SDK accepts from
  * callers but never sends.
  */
-export type FieldFacts = JsonSchema;
+type FieldFacts = JsonSchema;
 
 /** Facts for the fields of one object, by field name. */
 export type ObjectFacts = Record<string, FieldFacts>;
 
 /** The options of one conversion. */
-export interface ConvertOptions {
+interface ConvertOptions {
   /** Objects written as a `$ref` to a component instead of inline, by schema identity. */
   refs?: ReadonlyMap<z.ZodMiniType, string>;
   /** Facts for this object's own fields (not for nested objects, which have their own). */
