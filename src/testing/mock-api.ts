@@ -7,6 +7,7 @@ import {
   HEADER_REQUEST_ID,
   type WebhookEventType,
 } from '../contract.js';
+import { sleep } from '../core/request.js';
 import { createKeyring, DEFAULT_RATE_LIMIT, requireScope } from './auth.js';
 import { createFaults, faultResponse, type MockFaults } from './faults.js';
 import { createIdempotencyCache } from './idempotency.js';
@@ -18,7 +19,6 @@ import type { MockStore } from './records.js';
 import { type RecordedRequest, recordRequest } from './request-log.js';
 import { findRoute } from './routes.js';
 import { createStore } from './store.js';
-import { sleep } from './time.js';
 import { errorBody, HttpError } from './validation.js';
 import {
   createWebhookDispatcher,
@@ -165,7 +165,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     const fault = faults.take(request.method, path);
     if (fault?.kind === 'drop') return Response.error();
     if (fault?.kind === 'fail') return faultResponse(fault, { [HEADER_REQUEST_ID]: id });
-    if (fault?.kind === 'delay') await sleep(fault.ms, [request.signal, lifetime.signal]);
+    if (fault?.kind === 'delay') {
+      await sleep(fault.ms, AbortSignal.any([request.signal, lifetime.signal]));
+    }
     const response = respond(request, url, path, body, id);
     return fault?.kind === 'drop-response' ? Response.error() : response;
   };

@@ -1,4 +1,4 @@
-// The mock's clock: timestamps as the contract writes them, and timers that leave nothing behind.
+// Time in the mock: timestamps as the contract writes them, and timers that keep no process alive.
 
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
@@ -11,28 +11,4 @@ export function toTimestamp(ms: number): string {
 /** Keeps a timer from holding a Node process open; browsers' numeric timers have nothing to do. */
 export function unref(timer: ReturnType<typeof setTimeout>): void {
   (timer as { unref?: () => void }).unref?.();
-}
-
-/**
- * Waits `ms`, or rejects with the reason of the first of `signals` to abort, clearing the timer.
- * The timer stays ref'd: someone awaits it, and Node must not exit under them.
- */
-export function sleep(ms: number, signals: readonly AbortSignal[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = signals.find((signal) => signal.aborted);
-    if (aborted) return reject(aborted.reason);
-    const stop = () => {
-      clearTimeout(timer);
-      for (const signal of signals) signal.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (event: Event) => {
-      stop();
-      reject((event.target as AbortSignal).reason);
-    };
-    const timer = setTimeout(() => {
-      stop();
-      resolve();
-    }, ms);
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

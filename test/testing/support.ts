@@ -1,8 +1,4 @@
-import {
-  createMockApi,
-  type MockApi,
-  type MockApiOptions,
-} from '@employee-recognition/sdk/testing';
+import type { MockApi } from '@employee-recognition/sdk/testing';
 
 /** A fixed clock tests can move: `clock.now` is the time in ms. */
 export function createClock(start = Date.parse('2026-11-21T12:00:00Z')) {
@@ -51,9 +47,4 @@ export async function call(
     // Not JSON: keep the text.
   }
   return { status: response.status, headers: response.headers, body };
-}
-
-/** A small mock with a fixed clock, for tests that do not need the full seed. */
-export function smallMock(options: MockApiOptions = {}): MockApi {
-  return createMockApi({ recognitions: 30, now: createClock().read, ...options });
 }
