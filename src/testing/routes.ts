@@ -16,6 +16,7 @@ import {
   listWebhooks,
   updateWebhook,
 } from './operations/webhooks.js';
+import type { Collection, Store } from './store.js';
 
 /** One operation of the API: its method, path pattern and the scope it needs (contract §2, §4). */
 export interface Route {
@@ -23,6 +24,19 @@ export interface Route {
   path: string;
   scope: Scope;
   operation: Operation;
+}
+
+// The paginated list and the get of a kind of record the API only reads.
+function reads<T extends { id: string; created_at: string }>(
+  path: string,
+  scope: Scope,
+  collection: (store: Store) => Collection<T>,
+  label: string,
+): Route[] {
+  return [
+    { method: 'GET', path, scope, operation: listOperation(collection) },
+    { method: 'GET', path: `${path}/:id`, scope, operation: getOperation(collection, label) },
+  ];
 }
 
 /** Every operation of the API. Their `method path` is also how faults name a route. */
@@ -51,42 +65,9 @@ export const ROUTES: readonly Route[] = [
     scope: 'recognitions:write',
     operation: deleteRecognition,
   },
-  {
-    method: 'GET',
-    path: '/v1/users',
-    scope: 'users:read',
-    operation: listOperation((store) => store.users),
-  },
-  {
-    method: 'GET',
-    path: '/v1/users/:id',
-    scope: 'users:read',
-    operation: getOperation((store) => store.users, 'user'),
-  },
-  {
-    method: 'GET',
-    path: '/v1/rewards',
-    scope: 'rewards:read',
-    operation: listOperation((store) => store.rewards),
-  },
-  {
-    method: 'GET',
-    path: '/v1/rewards/:id',
-    scope: 'rewards:read',
-    operation: getOperation((store) => store.rewards, 'reward'),
-  },
-  {
-    method: 'GET',
-    path: '/v1/teams',
-    scope: 'teams:read',
-    operation: listOperation((store) => store.teams),
-  },
-  {
-    method: 'GET',
-    path: '/v1/teams/:id',
-    scope: 'teams:read',
-    operation: getOperation((store) => store.teams, 'team'),
-  },
+  ...reads('/v1/users', 'users:read', (store) => store.users, 'user'),
+  ...reads('/v1/rewards', 'rewards:read', (store) => store.rewards, 'reward'),
+  ...reads('/v1/teams', 'teams:read', (store) => store.teams, 'team'),
   { method: 'GET', path: '/v1/webhooks', scope: 'webhooks:read', operation: listWebhooks },
   { method: 'POST', path: '/v1/webhooks', scope: 'webhooks:write', operation: createWebhook },
   { method: 'GET', path: '/v1/webhooks/:id', scope: 'webhooks:read', operation: getWebhook },
