@@ -58,7 +58,9 @@ Options:
       throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not "${values.tier}".`);
     }
 
-    const { createMockApi, startMockServer } = await loadTesting();
+    const testing = await loadTesting(this.name);
+    if (!testing) return EXIT.failure;
+    const { createMockApi, startMockServer } = testing;
     const options = {
       seed,
       recognitions,

@@ -1,35 +1,23 @@
-import { register } from 'node:module';
 import type * as TestingEntry from '@employee-recognition/sdk/testing';
 
-type Testing = typeof TestingEntry;
-
-// The testing entry imports msw at load time, for the MSW handlers of `createMockApi`. msw is an
-// optional peer dependency that a project running the CLI may lack, and the CLI serves the mock
-// over node:http, never through those handlers. So where msw cannot be found, this hook resolves
-// it to a module whose `http.all` makes an inert handler; an installed msw is used as it is.
-const MSW_FALLBACK = `data:text/javascript,${encodeURIComponent(
-  'export const http = { all: () => ({}) };',
-)}`;
-const RESOLVE_HOOK = `
-export async function resolve(specifier, context, nextResolve) {
+/**
+ * The package's `./testing` entry, which `mock` and `trigger` run on; undefined, after saying
+ * how to get it, when msw is missing. The mock routes requests with msw's URL matcher, so msw
+ * (an optional peer dependency, left out of projects that never test with it) must be there.
+ */
+export async function loadTesting(command: string): Promise<typeof TestingEntry | undefined> {
   try {
-    return await nextResolve(specifier, context);
+    return await import('@employee-recognition/sdk/testing');
   } catch (error) {
-    if (specifier !== 'msw' || error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    return { url: ${JSON.stringify(MSW_FALLBACK)}, format: 'module', shortCircuit: true };
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !/['"]msw['"]/.test(message)) throw error;
+    process.stderr
+      .write(`employee-recognition ${command} runs the SDK's mock API, which needs msw, an optional peer
+dependency of @employee-recognition/sdk. Install it in this project:
+  npm install --save-dev msw
+or run the command with it for once:
+  npx -p msw -p @employee-recognition/sdk employee-recognition ${command} …
+`);
+    return undefined;
   }
-}`;
-
-let testing: Promise<Testing> | undefined;
-
-/** The package's `./testing` entry, loadable whether or not msw is installed. */
-export function loadTesting(): Promise<Testing> {
-  if (!testing) {
-    // module.register arrived in Node 20.6; before it, the entry loads only where msw is installed.
-    if (typeof register === 'function') {
-      register(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOK)}`);
-    }
-    testing = import('@employee-recognition/sdk/testing');
-  }
-  return testing;
 }

@@ -52,7 +52,9 @@ Options:
     }
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
     const url = receiverUrl(values.url);
-    const { createMockApi, generateWebhookSecret, signWebhook } = await loadTesting();
+    const testing = await loadTesting(this.name);
+    if (!testing) return EXIT.failure;
+    const { createMockApi, generateWebhookSecret, signWebhook } = testing;
     let secret = values.secret ?? process.env[ENV_WEBHOOK_SECRET];
     if (secret) {
       await signWebhook('', secret).catch(() => {

@@ -25,8 +25,12 @@ let server: MockServer;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  // Three pages of 100 in the range, so the export has to follow pages.
-  server = await startMockServer({ recognitions: 320 });
+  // Three pages of 100 in the range, so the export has to follow pages. The largest tier: the
+  // test's many exports of the same key would otherwise be paced by the rate limit.
+  server = await startMockServer({
+    recognitions: 320,
+    keys: [{ key: `rk_test_${'e'.repeat(32)}`, rateLimit: 1000 }],
+  });
   const [sender, recipient] = server.api.store.users.all();
   AWKWARD_MESSAGES.forEach((message, index) => {
     server.api.store.recognitions.insert({

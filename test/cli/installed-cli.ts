@@ -2,7 +2,15 @@
 // tarball into a fresh project, then run through node_modules/.bin. Nothing here touches the
 // shared dist/: the build goes to a temporary copy of the package.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +22,7 @@ const STEP_TIMEOUT_MS = 120_000;
 const DEFAULT_RUN_TIMEOUT_MS = 30_000;
 
 /** What a finished run of the CLI left. */
-export interface CliResult {
+interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -43,7 +51,7 @@ export interface InstalledCli {
   remove(): Promise<void>;
 }
 
-export interface RunOptions {
+interface RunOptions {
   env?: Record<string, string>;
   input?: string;
   timeoutMs?: number;
@@ -60,8 +68,12 @@ async function step(file: string, args: string[], cwd: string): Promise<string> 
   }
 }
 
-/** Builds, packs and installs the package into a fresh project (about 5 s). */
-export async function installCli(): Promise<InstalledCli> {
+/**
+ * Builds, packs and installs the package into a fresh project (5 to 10 s). With `msw` (the
+ * default), the project also has msw, the testing entry's optional peer, which `mock` and
+ * `trigger` need: the version this repository tests with.
+ */
+export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
   const work = mkdtempSync(join(tmpdir(), 'er-cli-'));
   const packageDir = join(work, 'package');
   const project = join(work, 'project');
@@ -91,8 +103,8 @@ export async function installCli(): Promise<InstalledCli> {
     join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
   );
-  // The package's dependencies come from npm's cache when it has them; msw, the testing entry's
-  // optional peer, is not installed, as in a customer's project that never added it.
+  // Dependencies come from npm's cache when it has them.
+  const extras = msw ? [`msw@${installedVersion('msw')}`] : [];
   await step(
     'npm',
     [
@@ -102,6 +114,7 @@ export async function installCli(): Promise<InstalledCli> {
       '--no-fund',
       '--ignore-scripts',
       join(work, filename),
+      ...extras,
     ],
     project,
   );
@@ -181,6 +194,11 @@ export async function installCli(): Promise<InstalledCli> {
       rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+function installedVersion(name: string): string {
+  const manifest = join(root, 'node_modules', name, 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 // The tests set what the CLI reads; nothing of the developer's shell leaks in.
