@@ -127,7 +127,6 @@ describe('delayNext', () => {
   it('is cancelled by close()', async () => {
     api.faults.delayNext('GET /v1/teams', 60_000);
     const pending = api.fetch('/v1/teams', { headers: auth() });
-    await new Promise((resolve) => setTimeout(resolve, 5));
     await api.close();
     await expect(pending).rejects.toThrow('closed');
   });

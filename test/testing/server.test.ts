@@ -103,8 +103,9 @@ describe('startMockServer', () => {
   it('aborts a delayed request when the client goes away', async () => {
     server.api.faults.delayNext('GET /v1/rewards', 60_000);
     const controller = new AbortController();
+    const arrived = whenHandled(server);
     const pending = fetch(`${server.url}/v1/rewards`, { headers, signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await arrived; // the mock holds the request, so the abort reaches a delay in progress
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect((await fetch(`${server.url}/v1/rewards`, { headers })).status).toBe(200);

@@ -204,15 +204,24 @@ describe('retries', () => {
   });
 
   it('stops retrying for a webhook deleted or disabled meanwhile', async () => {
-    mock({ webhookRetryDelaysMs: [30] });
-    const first = await subscribe(['*']);
-    const second = await subscribe(['*']);
-    receiver.statuses.push(500, 500);
-    await api.emit('reward.redeemed', {});
-    await call(api, 'DELETE', `/v1/webhooks/${first.id}`);
-    await call(api, 'PATCH', `/v1/webhooks/${second.id}`, { body: { enabled: false } });
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(api.deliveries).toHaveLength(2);
+    vi.useFakeTimers();
+    try {
+      const webhookFetch = vi.fn(async () => new Response(null, { status: 500 }));
+      mock({ webhookFetch, webhookRetryDelaysMs: [30] });
+      const first = await subscribe(['*']);
+      const second = await subscribe(['*']);
+      await api.emit('reward.redeemed', {});
+      expect(vi.getTimerCount()).toBe(2); // one retry each
+      await call(api, 'DELETE', `/v1/webhooks/${first.id}`);
+      await call(api, 'PATCH', `/v1/webhooks/${second.id}`, { body: { enabled: false } });
+      await vi.advanceTimersByTimeAsync(30);
+      await api.flushDeliveries();
+      expect(webhookFetch).toHaveBeenCalledTimes(2);
+      expect(api.deliveries).toHaveLength(2);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('uses the contract schedule by default and leaves no timer after close()', async () => {
@@ -244,7 +253,7 @@ describe('retries', () => {
 });
 
 describe('emit', () => {
-  it('delivers any of the 18 types to subscribers and resolves after the first attempts', async () => {
+  it('delivers any event type to subscribers and resolves after the first attempts', async () => {
     mock();
     await subscribe(['team.member_added']);
     await subscribe(['*']);
