@@ -20,6 +20,8 @@ or in code:
 
 Try it:
   curl -H 'Authorization: Bearer ${server.api.testKey}' '${server.url}/v1/recognitions?limit=2'
+
+The API's OpenAPI document: ${server.url}/openapi.json
 `);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,7 +1,5 @@
-/**
- * Realistic data: a factory per kind of record (the registry the store is built from) and the
- * seeded organisation. The same seed always gives the same records.
- */
+// Realistic data: a factory per kind of record (the registry the store is built from) and the
+// seeded organisation. The same seed always gives the same records.
 import type { Random } from './random.js';
 import type {
   MockBudget,

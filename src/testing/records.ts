@@ -1,7 +1,5 @@
-/**
- * The mock's records and its store as tests see them: types only, apart from the store's
- * implementation (store.ts) and the factories that fill it (fixtures.ts).
- */
+// The mock's records and its store as tests see them: types only, apart from the store's
+// implementation (store.ts) and the factories that fill it (fixtures.ts).
 import type { WebhookEventType } from '../contract.js';
 
 /** A user as it appears inside a recognition. */

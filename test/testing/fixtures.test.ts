@@ -87,6 +87,15 @@ describe('seeding', () => {
   });
 });
 
+describe('the default seed', () => {
+  it('holds the colleague README’s samples recognize: active, and not the default key’s user', () => {
+    const users = createMockApi().store.users.all();
+    const colleague = users.find((user) => user.id === '2236ac14-de7d-4c3e-8c83-0ee83894a982');
+    expect(colleague).toMatchObject({ status: 'active' });
+    expect(users[0]!.id).not.toBe(colleague!.id);
+  });
+});
+
 describe('factories', () => {
   it('insert fills the fields left out, with deterministic ids', () => {
     const now = () => Date.parse('2026-11-21T12:00:00Z');
