@@ -14,7 +14,7 @@ import { type AddressInfo, createServer as createNetServer, type Socket } from '
 import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { constants, createBrotliCompress, createDeflate, createGzip } from 'node:zlib';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { EmployeeRecognitionError } from '@employee-recognition/sdk';
 import { renderings } from './secrets.js';
 
@@ -50,6 +50,36 @@ export async function closeAllServers(): Promise<void> {
   const servers = [...open];
   open.clear();
   await Promise.all(servers.map((server) => server.close()));
+}
+
+const OUR_RESOURCES = ['Timeout', 'TCPSocketWrap', 'TCPServerWrap', 'ProcessWrap', 'PipeWrap'];
+const countOpen = () =>
+  process.getActiveResourcesInfo().filter((kind) => OUR_RESOURCES.includes(kind)).length;
+
+/**
+ * Registers the suite's leak check: after the file, no server, socket, timer or child process it
+ * opened is left, and no promise rejection went unhandled.
+ */
+export function checkNoLeaks(): void {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  let openBefore = 0;
+  beforeAll(() => {
+    openBefore = countOpen();
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterAll(async () => {
+    await closeAllServers();
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+    // Closed sockets and exited children need a few turns of the event loop to be torn down.
+    for (let turn = 0; turn < 50 && countOpen() > openBefore; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(
+      process.getActiveResourcesInfo().filter((kind) => OUR_RESOURCES.includes(kind)),
+    ).toHaveLength(openBefore);
+  });
 }
 
 /** A node:http server on 127.0.0.1 whose every answer the test writes by hand. */

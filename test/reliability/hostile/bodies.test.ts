@@ -10,6 +10,7 @@ import { runClientInChild } from '../../support/child-process.js';
 import {
   type BombEncoding,
   cancelledByClient,
+  checkNoLeaks,
   closeAllServers,
   EMPTY_PAGE,
   json,
@@ -29,6 +30,7 @@ const CAP = MiB;
 const BOMB_SIZE = 256 * MiB;
 const ENCODINGS: BombEncoding[] = ['gzip', 'deflate', 'br'];
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 function client(url: string, options: Record<string, unknown> = {}) {

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Client, ConfigurationError } from '@employee-recognition/sdk';
 import {
+  checkNoLeaks,
   closeAllServers,
   EMPTY_PAGE,
   expectNotShown,
@@ -18,6 +19,7 @@ const TEST_KEY = `rk_test_${'Br0wserGuardKey'.repeat(2)}`;
 const OAUTH_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.dXNlci1vd24tdG9rZW4.c2lnbmF0dXJl';
 const BASE_URL = 'http://127.0.0.1:4010';
 
+checkNoLeaks();
 afterEach(() => {
   vi.unstubAllGlobals();
   return closeAllServers();

@@ -15,6 +15,7 @@ import {
 } from '@employee-recognition/sdk';
 import { runClientInChild } from '../../support/child-process.js';
 import {
+  checkNoLeaks,
   closeAllServers,
   errorBody,
   json,
@@ -29,6 +30,7 @@ const KB = 1024;
 /** The longest message the SDK may make from a server's text, URL and status included. */
 const MESSAGE_BOUND = 2048;
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 /** Error pages that make backtracking tag-stripping or title-finding regexes explode. */

@@ -5,10 +5,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, InvalidResponseError, type User } from '@employee-recognition/sdk';
-import { closeAllServers, json, startHostileServer, USER } from '../../support/hostile-server.js';
+import {
+  checkNoLeaks,
+  closeAllServers,
+  json,
+  startHostileServer,
+  USER,
+} from '../../support/hostile-server.js';
 
 const API_KEY = `rk_test_${'Pag1nationEnds'.repeat(2)}`;
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 /** A page of one user whose pagination the test writes. */

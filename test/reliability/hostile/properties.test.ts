@@ -14,6 +14,7 @@ import {
   type RequestOptions,
 } from '@employee-recognition/sdk';
 import {
+  checkNoLeaks,
   closeAllServers,
   driveWithFakeClock,
   type Driven,
@@ -33,6 +34,7 @@ const WAIT_CAP = 60_000;
 const TIMEOUT = 600_000;
 const SEED = 20261123;
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 function expectEndedWithinCap(driven: Driven<unknown>, timeout: number) {

@@ -9,6 +9,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, Client, ConfigurationError } from '@employee-recognition/sdk';
 import {
+  checkNoLeaks,
   closeAllServers,
   expectNotShown,
   expectTyped,
@@ -25,6 +26,7 @@ const API_KEY = `rk_live_${'S3cretEch0edKey'.repeat(2)}`;
 /** An OAuth access token with the characters JSON and URLs escape. */
 const OAUTH_TOKEN = 'ya29.A0ARrdaM/Secr3t+T0ken/Part-Xy_z9.r0tat3d';
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 const credentialOf = (request: SeenRequest) =>
@@ -150,6 +152,29 @@ describe('a credential the server echoes never shows in the error', () => {
       );
       const error = await rejection(clientFor(server, credential).users.get(USER.id));
       expectNotShown(error, [credential, encodeURIComponent(credential)]);
+    });
+  }
+});
+
+describe('a credential echoed in the headers of a redirect the SDK refuses', () => {
+  for (const [kind, credential] of [
+    ['API key', API_KEY],
+    ['OAuth token', OAUTH_TOKEN],
+  ] as const) {
+    it(`${kind} in the headers of a 302 answering a create`, async () => {
+      const server = await startHostileServer((request, response) => {
+        response.writeHead(302, {
+          location: `/v1/elsewhere?token=${credentialOf(request)}`,
+          'x-echo': credentialOf(request),
+          'www-authenticate': `Bearer token="${credentialOf(request)}"`,
+        });
+        response.end();
+      });
+      const error = await rejection(
+        clientFor(server, credential).recognitions.create({ recipient_id: USER.id, message: 'Hi' }),
+      );
+      expect(error).toMatchObject({ code: 'unexpected_redirect' });
+      expectNotShown(error, [credential]);
     });
   }
 });

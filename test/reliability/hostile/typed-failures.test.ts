@@ -11,6 +11,7 @@ import {
   UnprocessableEntityError,
 } from '@employee-recognition/sdk';
 import {
+  checkNoLeaks,
   closeAllServers,
   EMPTY_PAGE,
   expectNotShown,
@@ -39,6 +40,7 @@ beforeEach(async () => {
     else json(response, 200, EMPTY_PAGE);
   });
 });
+checkNoLeaks();
 afterEach(closeAllServers);
 
 const client = (options: Record<string, unknown> = {}) =>

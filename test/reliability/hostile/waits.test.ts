@@ -17,6 +17,7 @@ import {
   RateLimitError,
 } from '@employee-recognition/sdk';
 import {
+  checkNoLeaks,
   closeAllServers,
   driveWithFakeClock,
   type Driven,
@@ -36,6 +37,7 @@ const BACKOFF_CAP = 8_000;
 /** An explicit attempt timeout far above every wait, so its timers are told apart from waits. */
 const TIMEOUT = 600_000;
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 type HeaderMap = Record<string, string | string[]>;

@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, Client, type RequestOptions } from '@employee-recognition/sdk';
 import {
+  checkNoLeaks,
   closeAllServers,
   EMPTY_PAGE,
   expectTyped,
@@ -35,6 +36,7 @@ const CREATE = {
   points: 5,
 };
 
+checkNoLeaks();
 afterEach(closeAllServers);
 
 /** Answers each write as the contract says: 201 for a create, 200 for an update, 204 for a delete. */
