@@ -2,22 +2,17 @@ import { DEFAULT_RATE_LIMIT_TIER, type RateLimitTier, SCOPES, type Scope } from 
 import type { Caller } from './operation.js';
 import { HttpError } from './validation.js';
 
-export type { RateLimitTier };
-
 /** A credential the mock accepts: an API key or any OAuth access token string. */
 export interface MockKey {
   /** The credential, as sent after `Bearer `. */
   key: string;
   /** The scopes it grants; `'*'` (the default) grants all. */
   scopes?: readonly Scope[] | '*';
-  /** Requests per rate-limit window; default 100. */
+  /** Requests per rate-limit window: 10, 100 (the default) or 1000. */
   rateLimit?: RateLimitTier;
   /** The user who sends recognitions created with it; default the store's first user. */
   userId?: string;
 }
-
-/** The tier of keys that name none, and of unauthenticated requests. */
-export const DEFAULT_RATE_LIMIT: RateLimitTier = DEFAULT_RATE_LIMIT_TIER;
 
 const BEARER = /^Bearer +(\S+)$/i;
 
@@ -26,7 +21,7 @@ export function createKeyring(
   keys: readonly MockKey[],
 ): (authorization: string | null) => Caller | undefined {
   const callers = new Map<string, Caller>(
-    keys.map(({ key, scopes = '*', rateLimit = DEFAULT_RATE_LIMIT, userId }) => [
+    keys.map(({ key, scopes = '*', rateLimit = DEFAULT_RATE_LIMIT_TIER, userId }) => [
       key,
       { credential: key, scopes: new Set(scopes === '*' ? SCOPES : scopes), rateLimit, userId },
     ]),

@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 
-export type { MockKey, RateLimitTier } from './auth.js';
+export type { RateLimitTier } from '../contract.js';
+export type { MockKey } from './auth.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export { DEFAULT_REFERENCE_DATE, type MockApiOptions } from './options.js';

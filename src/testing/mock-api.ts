@@ -3,12 +3,13 @@
 import { type HttpHandler, http } from 'msw';
 import {
   API_VERSION_PREFIX,
+  DEFAULT_RATE_LIMIT_TIER,
   HEADER_IDEMPOTENCY_KEY,
   HEADER_REQUEST_ID,
   type WebhookEventType,
 } from '../contract.js';
 import { sleep } from '../core/request.js';
-import { createKeyring, DEFAULT_RATE_LIMIT, requireScope } from './auth.js';
+import { createKeyring, requireScope } from './auth.js';
 import { createFaults, faultResponse, type MockFaults } from './faults.js';
 import { createIdempotencyCache } from './idempotency.js';
 import type { Answer, Caller, OperationContext } from './operation.js';
@@ -136,7 +137,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     const now = config.now();
     const caller = identify(request.headers.get('authorization'));
     const bucket = caller?.credential ?? ANONYMOUS;
-    const limit = limiter.take(bucket, caller?.rateLimit ?? DEFAULT_RATE_LIMIT, now);
+    const limit = limiter.take(bucket, caller?.rateLimit ?? DEFAULT_RATE_LIMIT_TIER, now);
     let answer: Answer;
     try {
       answer = catchHttpErrors(() => {

@@ -1,11 +1,12 @@
 import {
   DEFAULT_BASE_URL,
+  DEFAULT_RATE_LIMIT_TIER,
   type RateLimitTier,
   WEBHOOK_DELIVERY_TIMEOUT_MS,
   WEBHOOK_RETRY_SCHEDULE_SECONDS,
 } from '../contract.js';
 import { normalizeBaseUrl } from '../core/config.js';
-import { DEFAULT_RATE_LIMIT, type MockKey } from './auth.js';
+import type { MockKey } from './auth.js';
 import { createRandom } from './random.js';
 import type { WebhookFetch } from './webhook-delivery.js';
 
@@ -60,7 +61,7 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const seed = options.seed ?? DEFAULT_SEED;
   const recognitions = options.recognitions ?? DEFAULT_RECOGNITIONS;
   const rateLimitWindowMs = options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
-  const tier = options.tier ?? DEFAULT_RATE_LIMIT;
+  const tier = options.tier ?? DEFAULT_RATE_LIMIT_TIER;
   if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be a whole number');
   if (!Number.isSafeInteger(recognitions) || recognitions < 0) {
     throw new RangeError('recognitions must be a whole number, 0 or more');

@@ -84,14 +84,12 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     body: string,
     time: number,
   ) => {
-    const controller = new AbortController();
-    const { signal } = lifetime;
-    const abort = () => controller.abort(signal.reason);
-    const timeout = setTimeout(
-      () => controller.abort(new Error(`No answer within ${options.timeoutMs} ms`)),
+    // Not AbortSignal.timeout: its timer cannot be cleared, and would outlive the attempt.
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new Error(`No answer within ${options.timeoutMs} ms`)),
       options.timeoutMs,
     );
-    signal.addEventListener('abort', abort, { once: true });
     try {
       const headers = await signWebhook(body, webhook.secret, {
         id: event.id,
@@ -101,13 +99,12 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
-        signal: controller.signal,
+        signal: AbortSignal.any([lifetime.signal, timeout.signal]),
       });
       await response.body?.cancel();
       return response.status;
     } finally {
-      clearTimeout(timeout);
-      signal.removeEventListener('abort', abort);
+      clearTimeout(timer);
     }
   };
 
