@@ -13,6 +13,7 @@ import {
   checkNoLeaks,
   closeAllServers,
   EMPTY_PAGE,
+  expectTyped,
   json,
   rejection,
   sendBomb,
@@ -137,6 +138,31 @@ describe('a body past maxResponseBytes fails with ResponseTooLargeError and is c
     const under = await client(server.url).users.list({ limit: 1 });
     expect(under.data).toEqual([]);
     expectTooLarge(await rejection(client(server.url).users.list({ limit: 2 })), CAP, 200);
+  });
+
+  it('corrupt compressed data and an unknown encoding: a typed error or the text, never a crash', async () => {
+    const server = await startHostileServer((request, response) => {
+      const encoding = request.url.includes('limit=1') ? 'gzip' : 'x-unknown';
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      response.end(Buffer.from('1f8b0800000000000003ffffffff', 'hex'));
+    });
+    for (const limit of [1, 2]) {
+      expectTyped(await rejection(client(server.url).users.list({ limit })));
+    }
+  });
+
+  it('a bomb compressed twice (Content-Encoding: gzip, gzip): still cut at the cap', async () => {
+    const { gzipSync } = await import('node:zlib');
+    // 64 MiB of zeros, gzipped twice: about 200 bytes on the wire.
+    const twice = gzipSync(gzipSync(Buffer.alloc(64 * MiB), { level: 9 }), { level: 9 });
+    const server = await startHostileServer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip, gzip',
+      });
+      response.end(twice);
+    });
+    expectTooLarge(await rejection(client(server.url).users.list()), CAP, 200);
   });
 
   it('a body at the cap on a retried error: each attempt fails alike, none reads past the cap', async () => {

@@ -201,6 +201,57 @@ describe('per-call maxRetries and timeout out of range: ConfigurationError, noth
   }
 });
 
+describe("the caller's own code failing: typed, nothing sent", () => {
+  const tokenFunctions: Record<string, () => unknown> = {
+    'throws a TypeError': () => {
+      throw new TypeError(SECRET_VALUE);
+    },
+    'rejects with a string': () => Promise.reject(SECRET_VALUE),
+    'returns a number': () => 42,
+    'returns undefined': () => undefined,
+    'returns CR/LF': () => `${SECRET_VALUE}\r\nX-Injected: 1`,
+    'returns a lone surrogate': () => `${SECRET_VALUE}\uD800`,
+    'returns an empty string': () => '',
+  };
+  for (const [name, apiKey] of Object.entries(tokenFunctions)) {
+    it(`a token function that ${name}`, async () => {
+      const error = await rejection(client({ apiKey }).users.list());
+      expectTyped(error);
+      // What the function returned is never quoted; what it threw is the caller's own, kept as cause.
+      if (name.startsWith('returns')) expectNotShown(error, [SECRET_VALUE]);
+      expect(server.requests).toHaveLength(0);
+    });
+  }
+
+  it('a beforeRequest hook that throws a TypeError: HookError, nothing sent', async () => {
+    const hooks = {
+      beforeRequest: [
+        () => {
+          throw new TypeError('hook broke');
+        },
+      ],
+    };
+    const error = await rejection(client({ hooks }).users.list());
+    expectTyped(error);
+    expect((error as Error).name).toBe('HookError');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a fetch that throws a TypeError synchronously: ApiConnectionError', async () => {
+    const fetch = () => {
+      throw new TypeError('fetch failed');
+    };
+    const error = await rejection(client({ fetch }).users.list());
+    expectTyped(error);
+    expect((error as Error).name).toBe('ApiConnectionError');
+  });
+
+  it('a fetch that resolves with something that is not a Response: typed', async () => {
+    const fetch = async () => ({ status: 200, headers: null, body: 'nope' });
+    expectTyped(await rejection(client({ fetch }).users.list()));
+  });
+});
+
 describe('null counts as absent', () => {
   it('users.get(id, null) and users.list(null) work', async () => {
     const c = client();

@@ -176,6 +176,28 @@ describe('a redirect answering a write is never followed as another method or wi
   }
 });
 
+describe('fetchOptions cannot undo the rules for writes', () => {
+  it("redirect: 'follow', method and body in fetchOptions: a 302 to a create is still refused", async () => {
+    const server = await startHostileServer((request, response) => {
+      if (request.url.startsWith('/v1/moved')) answerWrite(request, response);
+      else {
+        response.writeHead(302, { location: '/v1/moved' });
+        response.end();
+      }
+    });
+    // The type leaves these out; a JavaScript caller can still pass them.
+    const fetchOptions = { redirect: 'follow', method: 'GET', body: 'x' } as never;
+    const error = await rejection(
+      WRITES.POST(client(server, { fetchOptions }), { fetchOptions, idempotencyKey: 'order-42' }),
+    );
+    expect(error).toMatchObject({ code: 'unexpected_redirect' });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.method).toBe('POST');
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ message: CREATE.message });
+    expect(headerValues(server.requests[0]!, 'idempotency-key')).toEqual(['order-42']);
+  });
+});
+
 describe("a redirect to another origin carries none of the client's headers", () => {
   for (const status of [301, 302, 303, 307, 308]) {
     it(`GET answered ${status} to another origin: no Authorization, no custom header`, async () => {
