@@ -162,7 +162,12 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     const body = METHODS_WITH_BODY.has(request.method) ? await request.text() : '';
     const time = config.now();
     requests.push(recordRequest(request, { id, path, query: url.searchParams, body, time }));
-    if (request.method === 'GET' && path === OPENAPI_PATH) return openApiResponse(id);
+    if (request.method === 'GET' && path === OPENAPI_PATH) {
+      return toResponse(
+        { status: 200, body: await openApiDocument() },
+        { [HEADER_REQUEST_ID]: id },
+      );
+    }
     const fault = faults.take(request.method, path);
     if (fault?.kind === 'drop') return Response.error();
     if (fault?.kind === 'fail') return faultResponse(fault, { [HEADER_REQUEST_ID]: id });
@@ -236,14 +241,11 @@ function toResponse(answer: Answer, headers: Record<string, string>): Response {
 }
 
 // The OpenAPI document of the API, loaded on first request: it is large, and most tests never ask.
-let openApiText: Promise<string> | undefined;
+let openApi: Promise<unknown> | undefined;
 
-async function openApiResponse(id: string): Promise<Response> {
-  openApiText ??= import('../../openapi.json', { with: { type: 'json' } }).then((module) =>
-    JSON.stringify(module.default),
+function openApiDocument(): Promise<unknown> {
+  openApi ??= import('../../openapi.json', { with: { type: 'json' } }).then(
+    (module) => module.default,
   );
-  return new Response(await openApiText, {
-    status: 200,
-    headers: { [HEADER_REQUEST_ID]: id, 'content-type': 'application/json' },
-  });
+  return openApi;
 }

@@ -31,6 +31,14 @@ describe('startMockServer', () => {
     expect((await response.json()).data).toHaveLength(3);
   });
 
+  it('serves the OpenAPI document without a credential', async () => {
+    const response = await fetch(`${server.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await response.json()).paths['/v1/recognitions']).toBeDefined();
+  });
+
   it('passes bodies, methods and headers through', async () => {
     const recipient = server.api.store.users.all()[1]!.id;
     const send = () =>
