@@ -14,12 +14,18 @@ interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
+interface Delivery {
+  event: WebhookEvent;
+  headers: Record<string, string>;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const secret = generateWebhookSecret();
 let cli: InstalledCli;
 let receiver: TestServer;
-// What the receiver verified with the reference library, and the headers it got.
-const verified: { event: WebhookEvent; headers: Record<string, string> }[] = [];
+// What the receiver verified with the reference library, by webhook-id, so runs side by side
+// each find their own.
+const verified = new Map<string, Delivery>();
 
 beforeAll(async () => {
   // The receiver a customer would write: the raw body and headers through standardwebhooks.
@@ -30,7 +36,7 @@ beforeAll(async () => {
       const headers = request.headers as Record<string, string>;
       try {
         const event = new Webhook(secret).verify(body, headers) as WebhookEvent;
-        verified.push({ event, headers });
+        verified.set(headers['webhook-id']!, { event, headers });
         response.writeHead(204).end();
       } catch (error) {
         response.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
@@ -45,20 +51,23 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+// Runs trigger; `delivery` is what the receiver verified of the event the run reports.
 async function trigger(args: string[], env: Record<string, string> = {}) {
-  verified.length = 0;
-  return cli.run(['trigger', ...args], { env });
+  const result = await cli.run(['trigger', ...args], { env });
+  const eventId = /^\S+ (evt_\w+) -> /m.exec(result.stdout + result.stderr)?.[1];
+  return { ...result, eventId, delivery: eventId ? verified.get(eventId) : undefined };
 }
 
 describe('employee-recognition trigger', () => {
-  it.each(WEBHOOK_EVENT_TYPES)(
+  // Side by side: each run is a process of its own, finding its delivery by event id.
+  it.concurrent.each(WEBHOOK_EVENT_TYPES)(
     'delivers a signed %s event with a record of the mock that the reference library verifies',
     async (type) => {
       const result = await trigger([type, '--url', `${receiver.url}/webhooks`, '--secret', secret]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      expect(verified).toHaveLength(1);
-      const [{ event, headers }] = verified as [(typeof verified)[0]];
+      expect(result.delivery).toBeDefined();
+      const { event, headers } = result.delivery!;
       expect(event.type).toBe(type);
       expect(event.id).toMatch(/^evt_/);
       expect(headers['webhook-id']).toBe(event.id);
@@ -77,10 +86,11 @@ describe('employee-recognition trigger', () => {
 
   it('gives every run its own event id, so receivers that drop repeats take each one', async () => {
     const args = ['recognition.created', '--url', receiver.url, '--secret', secret];
-    await trigger(args);
-    const [first] = verified;
-    await trigger(args);
-    expect(verified[0]!.event.id).not.toBe(first!.event.id);
+    const first = await trigger(args);
+    const second = await trigger(args);
+    expect(first.delivery).toBeDefined();
+    expect(second.delivery).toBeDefined();
+    expect(second.eventId).not.toBe(first.eventId);
   });
 
   it('signs with RECOGNITION_WEBHOOK_SECRET when --secret is absent', async () => {
@@ -88,7 +98,7 @@ describe('employee-recognition trigger', () => {
       RECOGNITION_WEBHOOK_SECRET: secret,
     });
     expect(result.code).toBe(0);
-    expect(verified).toHaveLength(1);
+    expect(result.delivery?.event.type).toBe('reward.redeemed');
   });
 
   it('makes and prints a secret when given none, and signs with it', async () => {
@@ -132,7 +142,7 @@ describe('employee-recognition trigger', () => {
       file,
     ]);
     expect(result.code).toBe(0);
-    expect(verified[0]!.event.data).toEqual(data);
+    expect(result.delivery?.event.data).toEqual(data);
   });
 
   it('exits 1 with the status and the receiver’s reason when the receiver rejects the delivery', async () => {
@@ -145,7 +155,8 @@ describe('employee-recognition trigger', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/rejected with 400 in \d+ ms: .*signature/i);
-    expect(verified).toHaveLength(0);
+    expect(result.eventId).toBeDefined();
+    expect(result.delivery).toBeUndefined();
   });
 
   it('exits 1 and says why when the receiver cannot be reached', async () => {
