@@ -31,6 +31,8 @@ const { createMockApi } = await importSdk('testing');
 const TIER = 100;
 const WINDOW_MS = 60_000;
 const START = Date.UTC(2026, 10, 23, 9, 0, 0) + 437;
+// Every job here needs ten windows or fewer: one that runs on for hours is stuck.
+const MAX_SIMULATED_MS = 2 * 3_600_000;
 const real = { setTimeout, clearTimeout, setImmediate, now: Date.now };
 
 /** The simulated clock: timers in a map, time advanced only by `run`. */
@@ -77,6 +79,11 @@ function virtualClock(start) {
       let next;
       for (const timer of timers.values()) if (!next || timer.at < next.at) next = timer;
       if (!next) throw new Error('the job stalled: nothing to do and no timer set');
+      if (next.at - start > MAX_SIMULATED_MS) {
+        throw new Error(
+          `the job did not end within ${MAX_SIMULATED_MS / 3_600_000} simulated hours`,
+        );
+      }
       timers.delete(next.id);
       now = Math.max(now, next.at);
       next.callback(...next.args);

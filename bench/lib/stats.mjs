@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The q-quantile (0–1) of a list of numbers, by linear interpolation. */
-export function quantile(values, q) {
+function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   const at = (sorted.length - 1) * q;
