@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 const CHILD = fileURLToPath(new URL('./client-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** What client-child.ts reports about its one call. */
-export interface ChildReport {
+/** How one call in the child ended. */
+export interface ChildOutcome {
   resolved: boolean;
   name?: string;
   /** The error is an EmployeeRecognitionError. */
@@ -14,7 +14,12 @@ export interface ChildReport {
   limit?: number;
   status?: number;
   code?: string;
-  /** Highest resident set size during the call, less the baseline after the warm-up call. */
+}
+
+/** What client-child.ts reports about its calls. */
+export interface ChildReport {
+  outcomes: ChildOutcome[];
+  /** Highest resident set size during the calls, less the baseline after the warm-up call. */
   peakRssGrowth: number;
   peakExternal: number;
   cpuMicros: number;
@@ -24,13 +29,14 @@ export interface ChildInput {
   baseUrl: string;
   apiKey: string;
   options?: Record<string, unknown>;
-  userId: string;
+  /** Users to get, one after the other. */
+  userIds: string[];
 }
 
 /**
- * Runs one `users.get` in a child process and returns its report. A child that has not reported
- * within `killAfterMs` is killed and the promise rejects: the bound for a call that hangs or
- * freezes its event loop, not a speed target.
+ * Runs `users.get` for each id, one after the other, in a child process and returns its report.
+ * A child that has not reported within `killAfterMs` is killed and the promise rejects: the bound
+ * for a call that hangs or freezes its event loop, not a speed target.
  */
 export function runClientInChild(input: ChildInput, killAfterMs = 15_000): Promise<ChildReport> {
   return new Promise((resolve, reject) => {

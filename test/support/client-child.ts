@@ -1,11 +1,11 @@
 /**
- * Runs one SDK call in a process of its own and reports, as one JSON line on stdout, how it ended
- * and how much memory and CPU it took. Started by `runClientInChild` (child-process.ts) with
+ * Runs SDK calls in a process of its own and reports, as one JSON line on stdout, how each ended
+ * and how much memory and CPU they took. Started by `runClientInChild` (child-process.ts) with
  * `node --expose-gc --import tsx`, so that a call that exhausts memory or freezes the event loop
  * takes down only this process, and its peak is measured apart from the test runner's.
  *
- * Input (env CHILD_INPUT, JSON): baseUrl, apiKey, options (client options), and the path of the
- * user to get, which the parent's server answers hostilely. `/v1/users/warm-up` must answer
+ * Input (env CHILD_INPUT, JSON): baseUrl, apiKey, options (client options), and the ids of the
+ * users to get, one after the other, which the parent's server answers hostilely. `/v1/users/warm-up` must answer
  * normally: one call warms the HTTP stack before the baseline is taken.
  */
 import { Client, EmployeeRecognitionError } from '@employee-recognition/sdk';
@@ -14,7 +14,7 @@ interface ChildInput {
   baseUrl: string;
   apiKey: string;
   options: Record<string, unknown>;
-  userId: string;
+  userIds: string[];
 }
 
 const input = JSON.parse(process.env.CHILD_INPUT ?? '{}') as ChildInput;
@@ -33,28 +33,30 @@ const sampler = setInterval(() => {
 }, 2);
 const cpuBefore = process.cpuUsage();
 
-let outcome: Record<string, unknown>;
-try {
-  await client.users.get(input.userId);
-  outcome = { resolved: true };
-} catch (error) {
-  const e = error as Record<string, unknown> & Error;
-  outcome = {
-    resolved: false,
-    name: e.name,
-    sdkError: error instanceof EmployeeRecognitionError,
-    message: String(e.message),
-    limit: e.limit,
-    status: e.status,
-    code: e.code,
-  };
+const outcomes: Record<string, unknown>[] = [];
+for (const userId of input.userIds) {
+  try {
+    await client.users.get(userId);
+    outcomes.push({ resolved: true });
+  } catch (error) {
+    const e = error as Record<string, unknown> & Error;
+    outcomes.push({
+      resolved: false,
+      name: e.name,
+      sdkError: error instanceof EmployeeRecognitionError,
+      message: String(e.message),
+      limit: e.limit,
+      status: e.status,
+      code: e.code,
+    });
+  }
 }
 clearInterval(sampler);
 const cpu = process.cpuUsage(cpuBefore);
 const maxRss = process.resourceUsage().maxRSS * 1024;
 process.stdout.write(
   `${JSON.stringify({
-    ...outcome,
+    outcomes,
     baseline,
     peakRss: Math.max(peakRss, maxRss),
     peakRssGrowth: Math.max(peakRss, maxRss) - Math.max(baseline.rss, baseline.maxRss),

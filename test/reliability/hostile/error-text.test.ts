@@ -47,32 +47,35 @@ const PATHOLOGICAL_PAGES: Record<string, (size: number) => string> = {
 };
 
 describe('pathological error pages: the right ApiError, linear work (child process)', () => {
-  for (const [name, page] of Object.entries(PATHOLOGICAL_PAGES)) {
-    for (const size of [150 * KB, 1500 * KB]) {
-      it(`${name}, ${size / KB} KB`, async () => {
-        const body = page(size);
-        const server = await startHostileServer((request, response) => {
-          if (request.url.endsWith('/warm-up')) json(response, 200, { data: USER });
-          else {
-            response.writeHead(500, { 'content-type': 'text/html' });
-            response.end(body);
-          }
-        });
-        const report = await runClientInChild({
-          baseUrl: server.url,
-          apiKey: API_KEY,
-          options: { maxRetries: 0 },
-          userId: 'hostile',
-        });
-        expect(report).toMatchObject({
+  for (const size of [150 * KB, 1500 * KB]) {
+    it(`every page at ${size / KB} KB`, async () => {
+      const pages = Object.values(PATHOLOGICAL_PAGES).map((page) => page(size));
+      const server = await startHostileServer((request, response) => {
+        if (request.url.endsWith('/warm-up')) json(response, 200, { data: USER });
+        else {
+          response.writeHead(500, { 'content-type': 'text/html' });
+          response.end(pages[Number(request.url.split('/').pop())]);
+        }
+      });
+      const report = await runClientInChild({
+        baseUrl: server.url,
+        apiKey: API_KEY,
+        options: { maxRetries: 0 },
+        userIds: pages.map((_page, index) => String(index)),
+      });
+      const names = Object.keys(PATHOLOGICAL_PAGES);
+      report.outcomes.forEach((outcome, index) => {
+        expect({ page: names[index], ...outcome }).toMatchObject({
+          page: names[index],
           resolved: false,
           sdkError: true,
           name: 'InternalServerError',
           status: 500,
         });
-        expect(report.message!.length).toBeLessThanOrEqual(MESSAGE_BOUND);
+        expect(outcome.message!.length).toBeLessThanOrEqual(MESSAGE_BOUND);
       });
-    }
+      expect(report.outcomes).toHaveLength(pages.length);
+    });
   }
 });
 
@@ -158,5 +161,35 @@ describe('server text in a message: bounded, control characters and ANSI escapes
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as ApiError).message.length).toBeLessThanOrEqual(MESSAGE_BOUND);
     expect((error as ApiError).message).toContain('xxxxxxxx');
+  });
+
+  it("in the SDK's own log lines, at debug, success and error alike", async () => {
+    const server = await startHostileServer((request, response) => {
+      if (request.url.includes('limit=1'))
+        json(response, 200, {
+          data: [],
+          note: HOSTILE_TEXT,
+          pagination: { page: 1, total_pages: 0, next_cursor: null },
+        });
+      else json(response, 404, errorBody('not_found', HOSTILE_TEXT), { 'x-request-id': 'req_1' });
+    });
+    const lines: string[] = [];
+    const record = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
+    const logged = new Client({
+      apiKey: API_KEY,
+      baseUrl: server.url,
+      maxRetries: 0,
+      logLevel: 'debug',
+      logger: { debug: record, info: record, warn: record, error: record },
+    });
+    await logged.users.list({ limit: 1 });
+    await rejection(logged.users.get('x'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).not.toContain('\u001b');
+      expect(line).not.toContain('\r');
+      expect(line).not.toContain('\n');
+      expect(line).not.toContain('\u0000');
+    }
   });
 });
