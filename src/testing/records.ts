@@ -167,7 +167,7 @@ export interface MockCollection<
 
 /** The mock's in-memory data, for tests to seed, change and inspect: one collection per kind. */
 export type MockStore = {
-  readonly [Kind in RecordKind]: MockCollection<MockRecords[Kind]>;
+  readonly [Kind in keyof MockRecords]: MockCollection<MockRecords[Kind]>;
 } & {
   /** Replaces every record by the seeded data of `seed` (default: the mock's `seed` option). */
   reset(seed?: number): void;
