@@ -69,13 +69,12 @@ Options:
     };
     // A tier belongs to a key: the seed's own test key, so the printed exports stay valid across
     // restarts with the same seed, whatever the tier.
-    const keys = tier && [
-      {
-        key: createMockApi({ seed, recognitions: 0 }).testKey,
-        scopes: '*' as const,
-        rateLimit: tier as RateLimitTier,
-      },
-    ];
+    let keys;
+    if (tier !== undefined) {
+      const probe = createMockApi({ seed, recognitions: 0 });
+      keys = [{ key: probe.testKey, scopes: '*' as const, rateLimit: tier as RateLimitTier }];
+      await probe.close();
+    }
     let server;
     try {
       server = await startMockServer({
