@@ -68,15 +68,9 @@ async function step(file: string, args: string[], cwd: string): Promise<string> 
   }
 }
 
-/**
- * Builds, packs and installs the package into a fresh project (5 to 10 s). With `msw` (the
- * default), the project also has msw, the testing entry's optional peer, which `mock` and
- * `trigger` need: the version this repository tests with.
- */
-export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
-  const work = mkdtempSync(join(tmpdir(), 'er-cli-'));
+// The package built into `work`, packed, and installed from the tarball into `project`.
+async function buildAndInstall(work: string, project: string, msw: boolean): Promise<void> {
   const packageDir = join(work, 'package');
-  const project = join(work, 'project');
   mkdirSync(packageDir);
   mkdirSync(project);
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
@@ -118,6 +112,22 @@ export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
     ],
     project,
   );
+}
+
+/**
+ * Builds, packs and installs the package into a fresh project (5 to 10 s). With `msw` (the
+ * default), the project also has msw, the testing entry's optional peer, which `mock` and
+ * `trigger` need: the version this repository tests with.
+ */
+export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
+  const work = mkdtempSync(join(tmpdir(), 'er-cli-'));
+  const project = join(work, 'project');
+  try {
+    await buildAndInstall(work, project, msw);
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true });
+    throw error;
+  }
   const bin = join(project, 'node_modules', '.bin', 'employee-recognition');
   const children = new Set<ChildProcess>();
 
