@@ -7,6 +7,8 @@ import {
   type CallConfig,
   type CallDefaults,
   type ClientConfig,
+  type ResponseContext,
+  type RetryContext,
   checkCredential,
   ConfigurationError,
   type Hooks,
@@ -166,7 +168,12 @@ class Attempts {
     } catch (error) {
       const failure = this.#toSdkError(error);
       if (context && !(failure instanceof HookError)) {
-        await this.#runHooks('beforeError', this.#call.hooks.beforeError, failure, context);
+        const last = context;
+        await this.#runHooks(
+          'beforeError',
+          this.#call.hooks.beforeError,
+          (): [EmployeeRecognitionError, AttemptContext] => [failure, last],
+        );
       }
       throw failure;
     }
@@ -174,12 +181,17 @@ class Attempts {
 
   #context(): AttemptContext {
     this.#attemptNumber++;
+    const sent = this.#headers;
+    let headers: Headers | undefined;
     return {
       method: this.#target.method,
       url: this.#target.url,
       path: this.#request.path,
       attempt: this.#attemptNumber,
-      headers: new Headers(this.#headers),
+      // Built when a hook first reads it: a call queued for the rate limit holds no Headers.
+      get headers() {
+        return (headers ??= new Headers(sent));
+      },
     };
   }
 
@@ -209,7 +221,11 @@ class Attempts {
     try {
       this.#credential = await this.#authorize(this.#forceRefresh);
       this.#forceRefresh = false;
-      await this.#runHooks('beforeRequest', this.#call.hooks.beforeRequest, context);
+      await this.#runHooks(
+        'beforeRequest',
+        this.#call.hooks.beforeRequest,
+        (): [AttemptContext] => [context],
+      );
       const started = Date.now();
       try {
         response = await this.#fetch(deadline.signal);
@@ -221,12 +237,13 @@ class Attempts {
       queued = false;
       throttle?.update(response.headers);
       const durationMs = Date.now() - started;
-      await this.#runHooks('afterResponse', this.#call.hooks.afterResponse, {
-        ...context,
-        status: response.status,
-        responseHeaders: response.headers,
-        durationMs,
-      }).catch((error: unknown) => {
+      await this.#runHooks(
+        'afterResponse',
+        this.#call.hooks.afterResponse,
+        (): [ResponseContext] => [
+          { ...context, status: response.status, responseHeaders: response.headers, durationMs },
+        ],
+      ).catch((error: unknown) => {
         cancel(response);
         throw error;
       });
@@ -338,12 +355,9 @@ class Attempts {
     // A wait longer than the cap goes back to the caller at once, with `retryAfter` on a 429.
     if (delay.tooLong) throw error;
     this.#retries++;
-    await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, {
-      ...context,
-      reason: delay.cause ?? reason,
-      delayMs: delay.ms,
-      error,
-    });
+    await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
+      { ...context, reason: delay.cause ?? reason, delayMs: delay.ms, error },
+    ]);
     this.#logWait(
       delay.ms,
       delay.cause ?? reason,
@@ -388,14 +402,17 @@ class Attempts {
     return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, length));
   }
 
+  /** Runs one kind of hook in order; their arguments are built only when there is a hook to run. */
   async #runHooks<Args extends unknown[]>(
     kind: keyof Hooks,
     hooks: readonly ((...args: Args) => void | Promise<void>)[],
-    ...args: Args
+    args: () => Args,
   ): Promise<void> {
+    if (hooks.length === 0) return;
+    const built = args();
     for (const hook of hooks) {
       try {
-        await hook(...args);
+        await hook(...built);
       } catch (error) {
         this.#transport.log.error(`A ${kind} hook of ${this.#describe()} failed.`);
         throw new HookError(kind, error);
