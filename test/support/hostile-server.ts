@@ -15,7 +15,12 @@ import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { constants, createBrotliCompress, createDeflate, createGzip } from 'node:zlib';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { EmployeeRecognitionError } from '@employee-recognition/sdk';
+import {
+  Client,
+  type ClientOptions,
+  EmployeeRecognitionError,
+  RateLimitError,
+} from '@employee-recognition/sdk';
 import { renderings } from './secrets.js';
 
 /** A request as the server saw it, body included. */
@@ -421,4 +426,41 @@ export async function driveWithFakeClock<T>(
   }
   void call;
   return result;
+}
+
+/**
+ * Runs `call` on a fresh client of `server` under the fake clock, its requests going through
+ * {@link wireFetch}. `new Client()` runs outside the drive: a bad option throws to the test.
+ */
+export function driveClient<T>(
+  server: HostileServer,
+  options: ClientOptions,
+  call: (client: Client) => PromiseLike<T>,
+): Promise<Driven<T>> {
+  const wire = wireFetch();
+  const client = new Client({ baseUrl: server.url, fetch: wire.fetch, ...options });
+  return driveWithFakeClock(() => call(client), wire.idle);
+}
+
+/** The longest single wait the SDK may schedule. */
+export const WAIT_CAP_MS = 60_000;
+
+/**
+ * What holds whatever a server says or a caller passes: the call ended, in a result or an
+ * EmployeeRecognitionError (a RateLimitError's `retryAfter` finite and ≥ 0), and every delay it
+ * scheduled but the attempt timeouts (`timeout`) was within the wait cap.
+ */
+export function expectEndedWithinCap(driven: Driven<unknown>, timeout: number): void {
+  expect(driven.settled).toBe(true);
+  if (driven.error !== undefined) {
+    expectTyped(driven.error);
+    if (driven.error instanceof RateLimitError && driven.error.retryAfter !== undefined) {
+      expect(Number.isFinite(driven.error.retryAfter)).toBe(true);
+      expect(driven.error.retryAfter).toBeGreaterThanOrEqual(0);
+    }
+  }
+  for (const delay of driven.delays) {
+    expect(delay).toBeGreaterThanOrEqual(0);
+    if (delay !== timeout) expect(delay).toBeLessThanOrEqual(WAIT_CAP_MS);
+  }
 }

@@ -5,51 +5,29 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  Client,
-  ConfigurationError,
-  EmployeeRecognitionError,
-  RateLimitError,
-  type RequestOptions,
-} from '@employee-recognition/sdk';
+import { ApiError, ConfigurationError, type RequestOptions } from '@employee-recognition/sdk';
 import {
   checkNoLeaks,
   closeAllServers,
-  driveWithFakeClock,
+  driveClient,
   type Driven,
   EMPTY_PAGE,
   errorBody,
+  expectEndedWithinCap,
   headerValues,
   json,
   RECOGNITION,
   startHostileServer,
   USER,
-  wireFetch,
 } from '../../support/hostile-server.js';
 
 const API_KEY = `rk_test_${'Pr0pertyWaits'.repeat(2)}`;
-const WAIT_CAP = 60_000;
 /** Attempt timeouts are set to this, so their timers are told apart from waits. */
 const TIMEOUT = 600_000;
 const SEED = 20261123;
 
 checkNoLeaks();
 afterEach(closeAllServers);
-
-function expectEndedWithinCap(driven: Driven<unknown>, timeout: number) {
-  expect(driven.settled).toBe(true);
-  if (driven.error !== undefined) {
-    expect(driven.error).toBeInstanceOf(EmployeeRecognitionError);
-    if (driven.error instanceof RateLimitError && driven.error.retryAfter !== undefined) {
-      expect(Number.isFinite(driven.error.retryAfter)).toBe(true);
-      expect(driven.error.retryAfter).toBeGreaterThanOrEqual(0);
-    }
-  }
-  for (const delay of driven.delays) {
-    if (delay !== timeout) expect(delay).toBeLessThanOrEqual(WAIT_CAP);
-  }
-}
 
 // Header values a server can send (visible ASCII and spaces), shaped like what parsers expect and not.
 const chars = fc.constantFrom(...'0123456789.,;=-+eE :"abcdefGMTNaInfity'.split(''));
@@ -115,22 +93,17 @@ describe('header values: a result or a typed error, every wait within 60 s', () 
             if (status === 200) json(response, 200, EMPTY_PAGE, all);
             else json(response, status, errorBody('rate_limited', 'slow down'), all);
           });
-          const wire = wireFetch();
-          const client = new Client({
-            apiKey: API_KEY,
-            baseUrl: server.url,
-            fetch: wire.fetch,
-            timeout: TIMEOUT,
-            maxRetries,
-            rateLimit,
-          });
           // Two calls in a row, so a throttle that learned from the first governs the second.
-          const driven = await driveWithFakeClock(async () => {
-            await client.users.list().catch((error: unknown) => {
-              if (!(error instanceof ApiError)) throw error;
-            });
-            return client.users.list();
-          }, wire.idle);
+          const driven = await driveClient(
+            server,
+            { apiKey: API_KEY, timeout: TIMEOUT, maxRetries, rateLimit },
+            async (client) => {
+              await client.users.list().catch((error: unknown) => {
+                if (!(error instanceof ApiError)) throw error;
+              });
+              return client.users.list();
+            },
+          );
           await server.close();
           expectEndedWithinCap(driven, TIMEOUT);
           // Each attempt may wait once for a retry and once in the throttle's queue.
@@ -205,20 +178,11 @@ describe('option values: a result or a typed error, nothing hangs', () => {
           const server = await startHostileServer((_request, response) =>
             json(response, 201, { data: RECOGNITION }),
           );
-          const wire = wireFetch();
-          const client = new Client({
-            apiKey: API_KEY,
-            baseUrl: server.url,
-            fetch: wire.fetch,
-            maxRetries: 0,
-          });
-          const driven = await driveWithFakeClock(
-            () =>
-              client.recognitions.create(
-                { recipient_id: USER.id, message: 'Thanks' },
-                options as RequestOptions,
-              ),
-            wire.idle,
+          const driven = await driveClient(server, { apiKey: API_KEY, maxRetries: 0 }, (client) =>
+            client.recognitions.create(
+              { recipient_id: USER.id, message: 'Thanks' },
+              options as RequestOptions,
+            ),
           );
           await server.close();
           const timeout = typeof options.timeout === 'number' ? options.timeout : 30_000;
@@ -252,25 +216,22 @@ describe('option values: a result or a typed error, nothing hangs', () => {
           { requiredKeys: [] },
         ),
         async (options) => {
-          let client: Client;
           const server = await startHostileServer((_request, response) =>
             json(response, 200, EMPTY_PAGE),
           );
-          const wire = wireFetch();
+          let driven: Driven<unknown>;
           try {
-            client = new Client({
-              apiKey: API_KEY,
-              baseUrl: server.url,
-              fetch: wire.fetch,
-              ...(options as Record<string, never>),
-            });
+            driven = await driveClient(
+              server,
+              { apiKey: API_KEY, ...(options as Record<string, never>) },
+              (client) => client.users.list(),
+            );
           } catch (error) {
             expect(error).toBeInstanceOf(ConfigurationError);
-            await server.close();
             return;
+          } finally {
+            await server.close();
           }
-          const driven = await driveWithFakeClock(() => client.users.list(), wire.idle);
-          await server.close();
           expectEndedWithinCap(
             driven,
             typeof options.timeout === 'number' ? options.timeout : 30_000,
