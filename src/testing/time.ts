@@ -1,4 +1,5 @@
-// Time in the mock: timestamps as the contract writes them, and timers that keep no process alive.
+// Time as the contract writes it: ISO 8601 timestamps in UTC, read from requests and written
+// into records.
 
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
@@ -8,7 +9,19 @@ export function toTimestamp(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** Keeps a timer from holding a Node process open; browsers' numeric timers have nothing to do. */
-export function unref(timer: ReturnType<typeof setTimeout>): void {
-  (timer as { unref?: () => void }).unref?.();
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * Parses an ISO 8601 date or date-time to ms. A bare date stands for the start of that UTC day,
+ * or its last millisecond with `endOfDay`, so a range of dates includes both end days.
+ */
+export function parseInstant(text: string, endOfDay = false): number | undefined {
+  const day = text.slice(0, 10);
+  // Date.parse rolls days over (February 31 becomes March 3), so the day must survive a round trip.
+  const start = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== day) return undefined;
+  if (DATE.test(text)) return endOfDay ? start + DAY_MS - 1 : start;
+  const instant = DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(instant) ? undefined : instant;
 }

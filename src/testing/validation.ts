@@ -34,26 +34,10 @@ export function assertValid(status: 400 | 422, message: string, details: ErrorDe
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 /** Whether `value` is a UUID in canonical 8-4-4-4-12 form (any case). */
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
-}
-
-/**
- * Parses an ISO 8601 date or date-time to ms. A bare date stands for the start of that UTC day,
- * or its last millisecond with `endOfDay`, so a range of dates includes both end days.
- */
-export function parseInstant(text: string, endOfDay = false): number | undefined {
-  const day = text.slice(0, 10);
-  // Date.parse rolls days over (February 31 becomes March 3), so the day must survive a round trip.
-  const start = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== day) return undefined;
-  if (DATE.test(text)) return endOfDay ? start + 86_399_999 : start;
-  const instant = DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  return Number.isNaN(instant) ? undefined : instant;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { WebhookEventType } from '../contract.js';
 import type { Random } from './random.js';
 import type { MockWebhook } from './records.js';
 import type { Store } from './store.js';
-import { toTimestamp, unref } from './time.js';
+import { toTimestamp } from './time.js';
 import { signWebhook } from './webhook-signer.js';
 
 /** An event as a delivery's body holds it (contract §9). */
@@ -184,4 +184,9 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     /** Cancels all delivery work for good. */
     close: stop,
   };
+}
+
+// Keeps a timer from holding a Node process open; browsers' numeric timers have nothing to do.
+function unref(timer: ReturnType<typeof setTimeout>): void {
+  (timer as { unref?: () => void }).unref?.();
 }

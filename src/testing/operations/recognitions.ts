@@ -4,8 +4,8 @@ import { type Caller, findOr404, getOperation, type Operation } from '../operati
 import { paginate, parsePaging } from '../pagination.js';
 import type { MockRecognition, MockUser } from '../records.js';
 import type { Store } from '../store.js';
-import { toTimestamp } from '../time.js';
-import { assertValid, isUuid, parseBody, parseInstant } from '../validation.js';
+import { parseInstant, toTimestamp } from '../time.js';
+import { assertValid, isUuid, parseBody } from '../validation.js';
 
 /** GET /v1/recognitions: newest first, filtered by `from`, `to`, `sender_id`, `recipient_id`. */
 export const listRecognitions: Operation = ({ store, query }) => {
