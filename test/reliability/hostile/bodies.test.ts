@@ -165,6 +165,31 @@ describe('a body past maxResponseBytes fails with ResponseTooLargeError and is c
     expectTooLarge(await rejection(client(server.url).users.list()), CAP, 200);
   });
 
+  it('a 200 whose JSON nests deeper than any stack: typed, never a RangeError', async () => {
+    const depth = 500_000;
+    const bodies = [
+      '['.repeat(depth) + ']'.repeat(depth),
+      `{"data":[${'['.repeat(depth)}${']'.repeat(depth)}],"pagination":{"page":1,"total_pages":1,"next_cursor":null}}`,
+      `{"data":[],"pagination":${'{"a":'.repeat(depth / 5)}1${'}'.repeat(depth / 5)}}`,
+    ];
+    const server = await startHostileServer((request, response) =>
+      json(
+        response,
+        200,
+        bodies[Number(new URL(request.url, 'http://x').searchParams.get('page')) - 1]!,
+      ),
+    );
+    for (const page of [1, 2, 3]) {
+      const outcome = await client(server.url, { maxResponseBytes: 8 * MiB })
+        .users.list({ page })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      if (outcome !== undefined) expectTyped(outcome);
+    }
+  });
+
   it('a body at the cap on a retried error: each attempt fails alike, none reads past the cap', async () => {
     const server = await startHostileServer((_request, response) => sendEndless(response, 503));
     const error = await rejection(client(server.url, { maxRetries: 1 }).users.list());
