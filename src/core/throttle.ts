@@ -17,8 +17,6 @@ const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
 // X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
 // first request, reads up to a second longer than the cap. Refusing it would fail every bulk job.
 const RESET_ROUNDING_MS = 1000;
-// setTimeout's largest delay; a longer one fires at once.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Waiter {
   readonly options: AcquireOptions;
@@ -178,7 +176,8 @@ export class Throttle {
     const share = this.#share();
     if (remaining !== undefined && share < 1) {
       const part = Math.max(1, (remaining - this.#inFlight) * share);
-      this.#nextAt = now + Math.max(0, this.#resetAt - now) / part;
+      // A reset beyond the cap is no window to spread over: pace as if it were the cap away.
+      this.#nextAt = now + Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part;
     }
   }
 
@@ -319,7 +318,8 @@ export class Throttle {
         this.#compact();
         if (next !== Infinity && this.#size() > 0) this.#armDeadline(next);
       },
-      Math.min(Math.max(0, deadline - Date.now()), MAX_TIMER_MS),
+      // Every timer within the cap: a deadline further away is checked again when this one fires.
+      Math.min(Math.max(0, deadline - Date.now()), MAX_WAIT_MS),
     );
   }
 

@@ -43,7 +43,9 @@ export function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
  * Milliseconds the service asks to wait: Retry-After (delay-seconds or an HTTP-date), else
  * X-RateLimit-Reset (Unix seconds), else the IETF `RateLimit-Reset` / `RateLimit: …;t=` (delta
  * seconds). Undefined when none says anything usable, so the caller falls back to backoff. A
- * header repeated (`30, 30`) counts when its values agree.
+ * header repeated (`30, 30`) counts when its values agree. A window's reset counts only when its
+ * remaining count is not above 0: every answer carries the reset, and a 503 from a window with
+ * requests to spare is no reason to wait for it.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const retryAfter = single(headers.get(HEADER_RETRY_AFTER));
@@ -54,11 +56,17 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
     if (Number.isFinite(date)) return Math.max(0, date - now);
   }
   const reset = plainNumber(single(headers.get(HEADER_RATE_LIMIT_RESET)));
-  if (reset !== undefined && reset <= MAX_RESET_SECONDS) return Math.max(0, reset * 1000 - now);
+  if (
+    reset !== undefined &&
+    reset <= MAX_RESET_SECONDS &&
+    spent(headers, HEADER_RATE_LIMIT_REMAINING)
+  ) {
+    return Math.max(0, reset * 1000 - now);
+  }
   const ietfReset = plainNumber(single(headers.get('ratelimit-reset')));
-  if (ietfReset !== undefined) return toMs(ietfReset);
+  if (ietfReset !== undefined && spent(headers, 'ratelimit-remaining')) return toMs(ietfReset);
   const ietf = headers.get('ratelimit');
-  if (ietf !== null) {
+  if (ietf !== null && !/(?:^|[;,\s])(?:r|remaining)=0*[1-9]/.test(ietf.slice(0, 1024))) {
     // draft-ietf-httpapi-ratelimit-headers: `"policy";r=0;t=30`, or the older `reset=30`.
     const match = /(?:^|[;,\s])(?:t|reset)=(\d{1,12}(?:\.\d{1,6})?)(?=$|[;,\s])/.exec(
       ietf.slice(0, 1024),
@@ -66,6 +74,12 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
     if (match) return toMs(Number(match[1]));
   }
   return undefined;
+}
+
+/** False when the window's remaining count says requests are left; true when it is 0 or unknown. */
+function spent(headers: Headers, name: string): boolean {
+  const remaining = plainNumber(single(headers.get(name)));
+  return remaining === undefined || remaining <= 0;
 }
 
 /** A header's one value: a list of equal values counts as that value, differing ones as none. */

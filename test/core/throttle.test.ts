@@ -220,6 +220,26 @@ describe('Throttle', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('paces a shared key within the cap even when its reset is an hour away', async () => {
+    useFakeClock();
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    // 95 of the window's 100 spent by others: this client paces its share of what is left.
+    throttle.update(rateHeaders(5, 3_600_000, 100));
+    let done = 0;
+    const calls = Array.from({ length: 3 }, () =>
+      throttle.acquire({ target }).then(() => {
+        done++;
+        throttle.update(rateHeaders(5, 3_600_000, 100));
+      }),
+    );
+    for (let minute = 0; minute < 3 && done < 3; minute++) {
+      await vi.advanceTimersByTimeAsync(MAX_WAIT_MS);
+    }
+    await Promise.all(calls);
+    expect(done).toBe(3);
+  });
+
   it.each(['1e308', 'Infinity', 'NaN', '-5', '99999999999999'])(
     'ignores a reset of %s: no wait, no timer',
     async (reset) => {

@@ -64,6 +64,30 @@ describe('retryAfterMs', () => {
     );
   });
 
+  it("counts a window's reset only when the window is spent: every answer carries one", () => {
+    const reset = String(NOW / 1000 + 40);
+    expect(
+      retryAfterMs(headers({ 'x-ratelimit-remaining': '57', 'x-ratelimit-reset': reset }), NOW),
+    ).toBeUndefined();
+    expect(
+      retryAfterMs(headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), NOW),
+    ).toBe(40_000);
+    expect(
+      retryAfterMs(headers({ 'ratelimit-remaining': '3', 'ratelimit-reset': '12' }), NOW),
+    ).toBeUndefined();
+    expect(retryAfterMs(headers({ ratelimit: '"default";r=5;t=9' }), NOW)).toBeUndefined();
+    expect(
+      retryAfterMs(headers({ ratelimit: 'limit=100, remaining=10, reset=4' }), NOW),
+    ).toBeUndefined();
+    expect(retryAfterMs(headers({ ratelimit: '"default";r=0;t=9' }), NOW)).toBe(9000);
+  });
+
+  it('reads a header of any length in one pass over its first kilobyte', () => {
+    const long = `${'9, '.repeat(200_000)}9`;
+    expect(retryAfterMs(headers({ 'retry-after': long, ratelimit: `t=${long}` }), NOW)).toBe(9000);
+    expect(retryAfterMs(headers({ ratelimit: ';'.repeat(1_000_000) }), NOW)).toBeUndefined();
+  });
+
   it('leaves the cap to the caller: a long wait is reported as it is', () => {
     expect(retryAfterMs(headers({ 'retry-after': '86400' }), NOW)).toBeGreaterThan(MAX_WAIT_MS);
   });
@@ -80,6 +104,35 @@ describe('parseRateLimit', () => {
         }),
       ),
     ).toEqual({ limit: 100, remaining: 99, reset: new Date(1_795_000_000_000) });
+  });
+
+  it('gives a plain, finite window or nothing for any header values', () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('NaN', 'Infinity', '-1', '1e308', '0', '100', '99999999999', '1795000000'),
+      fc.double().map(String),
+      fc.nat().map(String),
+    );
+    fc.assert(
+      fc.property(value, value, value, (limit, remaining, reset) => {
+        let parsed: Headers;
+        try {
+          parsed = headers({
+            'x-ratelimit-limit': limit,
+            'x-ratelimit-remaining': remaining,
+            'x-ratelimit-reset': reset,
+          });
+        } catch {
+          return; // not a value fetch could have given us
+        }
+        const info = parseRateLimit(parsed);
+        if (info === undefined) return;
+        expect(Number.isFinite(info.limit) && info.limit >= 0).toBe(true);
+        expect(Number.isFinite(info.remaining) && info.remaining >= 0).toBe(true);
+        expect(Number.isFinite(info.reset.getTime())).toBe(true);
+      }),
+      { seed: 7, numRuns: 500 },
+    );
   });
 
   it('is undefined when a header is missing or not a plain number', () => {
