@@ -8,13 +8,8 @@ import {
 } from './core/config.js';
 import type { PageParams, PagePromise } from './core/pagination.js';
 import { anyPage, sendPageRequest, sendRequest } from './core/resource.js';
-import {
-  type HttpMethod,
-  NotJson,
-  type QueryValue,
-  type SharedState,
-  Transport,
-} from './core/request.js';
+import { type SharedState, Transport } from './core/request.js';
+import { type HttpMethod, NotJson, type QueryValue } from './internal/exchange.js';
 import { Analytics } from './resources/analytics.js';
 import { Budgets } from './resources/budgets.js';
 import { Recognitions } from './resources/recognitions.js';

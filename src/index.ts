@@ -36,7 +36,7 @@ export {
 } from './core/errors.js';
 export type { PageParams, PageResponse, Pagination } from './core/pagination.js';
 export { Page, PagePromise } from './core/pagination.js';
-export type { QueryValue } from './core/request.js';
+export type { QueryValue } from './internal/exchange.js';
 export type { DataResponse } from './core/resource.js';
 export { Analytics, type AnalyticsSummary } from './resources/analytics.js';
 export { type Budget, Budgets } from './resources/budgets.js';

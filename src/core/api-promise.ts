@@ -1,6 +1,6 @@
 import { HEADER_REQUEST_ID } from '../contract.js';
 import { parseRateLimit, type RateLimitInfo } from '../internal/headers.js';
-import type { RawResponse } from './request.js';
+import type { RawResponse } from '../internal/exchange.js';
 
 export type { RateLimitInfo } from '../internal/headers.js';
 

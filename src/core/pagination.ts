@@ -2,7 +2,7 @@ import type { PageBody, Pagination } from '../internal/wire.js';
 import { ApiPromise } from './api-promise.js';
 import { ConfigurationError, type RequestOptions } from './config.js';
 import { EmployeeRecognitionError, InvalidResponseError } from './errors.js';
-import type { RawResponse } from './request.js';
+import type { RawResponse } from '../internal/exchange.js';
 
 export type { Pagination } from '../internal/wire.js';
 

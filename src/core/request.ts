@@ -30,30 +30,12 @@ import {
 import { Log, redactSecrets } from './logger.js';
 import { retryDelay, retryReason } from './retry.js';
 import { Throttle } from './throttle.js';
-import type { ResponseValidation } from './validation.js';
-
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export type QueryValue = string | number | boolean | null | undefined;
-
-/** One operation of the API, as a resource (or a raw request) describes it to the core. */
-export interface ApiRequest {
-  method: HttpMethod;
-  /** Path starting with `/v1/`. Ids in it are already URL-encoded. */
-  path: string;
-  query?: Record<string, QueryValue> | undefined;
-  body?: unknown;
-}
-
-/** An answer with its body read: JSON parsed, a {@link NotJson}, or undefined for an empty body. */
-export interface RawResponse {
-  response: Response;
-  body: unknown;
-}
-
-/** A 2xx body that is not JSON; the resource layer reports it with the operation's context. */
-export class NotJson {
-  constructor(readonly text: string) {}
-}
+import {
+  type ApiRequest,
+  NotJson,
+  type RawResponse,
+  type ResponseValidation,
+} from '../internal/exchange.js';
 
 /** Redirect statuses: what the service may answer with a `Location`. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

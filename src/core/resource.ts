@@ -3,7 +3,8 @@ import { ApiPromise } from './api-promise.js';
 import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
-import type { ApiRequest, QueryValue, RawResponse, Transport } from './request.js';
+import type { ApiRequest, QueryValue, RawResponse } from '../internal/exchange.js';
+import type { Transport } from './request.js';
 import { integer, parseQuery, parseResponse } from './validation.js';
 
 const paginationSchema = z.looseObject({

@@ -7,29 +7,14 @@ import {
   localBadRequestError,
   localValidationError,
 } from './errors.js';
-import { type ApiRequest, NotJson, type RawResponse } from './request.js';
+import {
+  type ApiRequest,
+  NotJson,
+  type RawResponse,
+  type ResponseValidation,
+} from '../internal/exchange.js';
 
 type Issue = z.core.$ZodIssue;
-
-/**
- * How a client reads 2xx bodies, made once per client from its `validateResponses` option and
- * its logger.
- * - `warn` (the default): the envelope (`data`, `pagination`, a record's `id`) is checked; a
- *   record that differs from the contract's assumptions is returned as received, and the
- *   difference is logged once per operation and field.
- * - `strict`: any difference fails the call with an InvalidResponseError (the SDK's own suites).
- * - `off`: only the envelope is checked.
- *
- * Whatever the mode, a successful write (POST, PATCH, DELETE) never fails: it has happened, and a
- * caller told otherwise would retry it. Differences in its answer are logged instead.
- */
-export interface ResponseValidation {
-  mode: 'warn' | 'strict' | 'off';
-  /** Logs one line at warn level. */
-  warn(message: string): void;
-  /** The warnings already logged (operation and field), so each is logged once per client. */
-  warned: Set<string>;
-}
 
 /**
  * A check that reports the problem `problemOf` finds, or nothing when it returns undefined. Every

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dataSchema, pageSchema } from '../../src/core/resource.js';
 import { BadRequestError, InvalidResponseError } from '../../src/core/errors.js';
-import { type ApiRequest, NotJson } from '../../src/core/request.js';
-import { parseQuery, parseResponse, type ResponseValidation } from '../../src/core/validation.js';
+import { type ApiRequest, NotJson, type ResponseValidation } from '../../src/internal/exchange.js';
+import { parseQuery, parseResponse } from '../../src/core/validation.js';
 import { recognitionSchema } from '../../src/resources/recognitions.js';
 import { pageParamsSchema } from '../../src/resources/shared.js';
 import { userSchema } from '../../src/resources/users.js';
