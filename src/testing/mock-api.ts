@@ -8,7 +8,7 @@ import {
   HEADER_REQUEST_ID,
   type WebhookEventType,
 } from '../contract.js';
-import { sleep } from '../core/request.js';
+import { sleep } from '../internal/timers.js';
 import { createKeyring, requireScope } from './auth.js';
 import { createFaults, faultResponse, type MockFaults } from './faults.js';
 import { createIdempotencyCache } from './idempotency.js';
