@@ -60,26 +60,15 @@ Options:
 
     const testing = await loadTesting(this.name);
     if (!testing) return EXIT.failure;
-    const { createMockApi, startMockServer } = testing;
-    const options = {
-      seed,
-      recognitions,
-      rateLimitWindowMs: windowMs,
-      webhookFetch: logDelivery,
-    };
-    // A tier belongs to a key: the seed's own test key, so the printed exports stay valid across
-    // restarts with the same seed, whatever the tier.
-    let keys;
-    if (tier !== undefined) {
-      const probe = createMockApi({ seed, recognitions: 0 });
-      keys = [{ key: probe.testKey, scopes: '*' as const, rateLimit: tier as RateLimitTier }];
-      await probe.close();
-    }
+    const { startMockServer } = testing;
     let server;
     try {
       server = await startMockServer({
-        ...options,
-        ...(keys && { keys }),
+        seed,
+        recognitions,
+        rateLimitWindowMs: windowMs,
+        webhookFetch: logDelivery,
+        ...(tier !== undefined && { tier: tier as RateLimitTier }),
         port,
         host: '127.0.0.1',
       });
