@@ -21,7 +21,8 @@ export interface ChildReport {
   outcomes: ChildOutcome[];
   /** Highest resident set size during the calls, less the baseline after the warm-up call. */
   peakRssGrowth: number;
-  peakExternal: number;
+  /** Highest JS heap plus Buffers and ArrayBuffers during the calls, less the baseline. */
+  peakHeapAndBuffersGrowth: number;
   cpuMicros: number;
 }
 

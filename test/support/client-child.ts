@@ -23,14 +23,23 @@ const client = new Client({ apiKey: input.apiKey, baseUrl: input.baseUrl, ...inp
 
 await client.users.get('warm-up');
 collect();
-const baseline = { rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 };
-let peakRss = baseline.rss;
-let peakExternal = 0;
-const sampler = setInterval(() => {
+const heapAndBuffers = () => {
   const usage = process.memoryUsage();
-  peakRss = Math.max(peakRss, usage.rss);
-  peakExternal = Math.max(peakExternal, usage.external + usage.arrayBuffers);
-}, 2);
+  // `external` includes every ArrayBuffer and Buffer, decompression output included.
+  return usage.heapUsed + usage.external;
+};
+const baseline = {
+  rss: process.memoryUsage().rss,
+  maxRss: process.resourceUsage().maxRSS * 1024,
+  heapAndBuffers: heapAndBuffers(),
+};
+let peakRss = baseline.rss;
+let peakHeapAndBuffers = baseline.heapAndBuffers;
+const sample = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  peakHeapAndBuffers = Math.max(peakHeapAndBuffers, heapAndBuffers());
+};
+const sampler = setInterval(sample, 1);
 const cpuBefore = process.cpuUsage();
 
 const outcomes: Record<string, unknown>[] = [];
@@ -51,6 +60,7 @@ for (const userId of input.userIds) {
     });
   }
 }
+sample();
 clearInterval(sampler);
 const cpu = process.cpuUsage(cpuBefore);
 const maxRss = process.resourceUsage().maxRSS * 1024;
@@ -60,7 +70,7 @@ process.stdout.write(
     baseline,
     peakRss: Math.max(peakRss, maxRss),
     peakRssGrowth: Math.max(peakRss, maxRss) - Math.max(baseline.rss, baseline.maxRss),
-    peakExternal,
+    peakHeapAndBuffersGrowth: peakHeapAndBuffers - baseline.heapAndBuffers,
     cpuMicros: cpu.user + cpu.system,
   })}\n`,
 );
