@@ -31,6 +31,8 @@ import {
 } from '../../support/hostile-server.js';
 
 const API_KEY = `rk_test_${'B0undedWaits'.repeat(3)}`;
+/** The shortest first backoff: 0.5 s less a quarter of jitter. */
+const FIRST_BACKOFF_MIN = 375;
 /** The longest backoff between attempts. */
 const BACKOFF_CAP = 8_000;
 /** An explicit attempt timeout far above every wait, so its timers are told apart from waits. */
@@ -89,6 +91,7 @@ describe('an unparseable Retry-After falls back to backoff', () => {
         expectBounded(driven);
         expect(driven.error).toBeUndefined();
         expect(driven.requests).toBe(2);
+        expect(driven.elapsed).toBeGreaterThanOrEqual(FIRST_BACKOFF_MIN);
         expect(driven.elapsed).toBeLessThanOrEqual(BACKOFF_CAP);
       });
     }
