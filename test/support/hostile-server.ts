@@ -286,6 +286,16 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<unknown>
   throw new Error('expected the call to fail, but it succeeded');
 }
 
+/** The error a function throws, or fails the test when it returns. */
+export function thrownBy(make: () => unknown): unknown {
+  try {
+    make();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected it to throw, but it returned');
+}
+
 /** The SDK's promise of the "every failure is typed" rule: nothing raw reaches the caller. */
 export function expectTyped(error: unknown): asserts error is EmployeeRecognitionError {
   if (!(error instanceof EmployeeRecognitionError)) {

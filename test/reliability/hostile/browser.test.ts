@@ -12,6 +12,7 @@ import {
   expectNotShown,
   json,
   startHostileServer,
+  thrownBy,
 } from '../../support/hostile-server.js';
 
 const LIVE_KEY = `rk_live_${'Br0wserGuardKey'.repeat(2)}`;
@@ -33,12 +34,7 @@ describe('in a browser-like runtime (window and document exist)', () => {
 
   for (const key of [LIVE_KEY, TEST_KEY]) {
     it(`an API key ${key.slice(0, 8)}…: ConfigurationError naming dangerouslyAllowBrowser`, () => {
-      let error: unknown;
-      try {
-        new Client({ apiKey: key, baseUrl: BASE_URL });
-      } catch (thrown) {
-        error = thrown;
-      }
+      const error = thrownBy(() => new Client({ apiKey: key, baseUrl: BASE_URL }));
       expect(error).toBeInstanceOf(ConfigurationError);
       expect((error as ConfigurationError).option).toBe('dangerouslyAllowBrowser');
       expectNotShown(error, [key]);

@@ -18,6 +18,7 @@ import {
   rejection,
   type SeenRequest,
   startHostileServer,
+  thrownBy,
   startRawServer,
   USER,
 } from '../../support/hostile-server.js';
@@ -181,23 +182,15 @@ describe('a credential echoed in the headers of a redirect the SDK refuses', () 
 
 describe('construction never quotes a value that may be the credential', () => {
   it('apiKey and baseUrl swapped: ConfigurationError without the key', () => {
-    let error: unknown;
-    try {
-      new Client({ apiKey: 'http://127.0.0.1:4010', baseUrl: API_KEY });
-    } catch (thrown) {
-      error = thrown;
-    }
+    const error = thrownBy(() => new Client({ apiKey: 'http://127.0.0.1:4010', baseUrl: API_KEY }));
     expect(error).toBeInstanceOf(ConfigurationError);
     expectNotShown(error, [API_KEY]);
   });
 
   it('an OAuth token passed as baseUrl: ConfigurationError without the token', () => {
-    expect(() => new Client({ apiKey: API_KEY, baseUrl: OAUTH_TOKEN })).toThrow(ConfigurationError);
-    try {
-      new Client({ apiKey: API_KEY, baseUrl: OAUTH_TOKEN });
-    } catch (error) {
-      expectNotShown(error, [OAUTH_TOKEN, API_KEY]);
-    }
+    const error = thrownBy(() => new Client({ apiKey: API_KEY, baseUrl: OAUTH_TOKEN }));
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expectNotShown(error, [OAUTH_TOKEN, API_KEY]);
   });
 
   const withUserInfo = [
@@ -208,12 +201,7 @@ describe('construction never quotes a value that may be the credential', () => {
   ];
   for (const baseUrl of withUserInfo) {
     it(`baseUrl ${baseUrl.replace('Pa55w0rdXyZ-91', '<password>')}: refused without echoing it`, () => {
-      let error: unknown;
-      try {
-        new Client({ apiKey: API_KEY, baseUrl });
-      } catch (thrown) {
-        error = thrown;
-      }
+      const error = thrownBy(() => new Client({ apiKey: API_KEY, baseUrl }));
       expect(error).toBeInstanceOf(ConfigurationError);
       expect((error as ConfigurationError).option).toBe('baseUrl');
       expectNotShown(error, ['Pa55w0rdXyZ-91', API_KEY]);
@@ -222,12 +210,9 @@ describe('construction never quotes a value that may be the credential', () => {
 
   it('withOptions with a baseUrl holding user info: refused the same way', () => {
     const client = new Client({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:4010' });
-    let error: unknown;
-    try {
-      client.withOptions({ baseUrl: 'http://admin:Pa55w0rdXyZ-91@127.0.0.1:4010' });
-    } catch (thrown) {
-      error = thrown;
-    }
+    const error = thrownBy(() =>
+      client.withOptions({ baseUrl: 'http://admin:Pa55w0rdXyZ-91@127.0.0.1:4010' }),
+    );
     expect(error).toBeInstanceOf(ConfigurationError);
     expectNotShown(error, ['Pa55w0rdXyZ-91', API_KEY]);
   });
