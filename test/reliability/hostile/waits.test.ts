@@ -98,6 +98,24 @@ describe('an unparseable Retry-After falls back to backoff', () => {
   }
 });
 
+describe('a window with requests to spare is no reason to wait', () => {
+  it('a 503 whose X-RateLimit-Remaining is 50 and reset 30 s ahead: backoff, not 30 s', async () => {
+    const driven = await run(
+      once(
+        (now) => ({
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '50',
+          'x-ratelimit-reset': unixSeconds(now + 30_000),
+        }),
+        503,
+      ),
+    );
+    expectBounded(driven);
+    expect(driven.error).toBeUndefined();
+    expect(driven.elapsed).toBeLessThanOrEqual(BACKOFF_CAP);
+  });
+});
+
 describe('a Retry-After within 60 s is waited, and no longer', () => {
   it('Retry-After: 5 waits 5 s, then succeeds', async () => {
     const driven = await run(once(() => ({ 'retry-after': '5' })));
