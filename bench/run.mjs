@@ -151,21 +151,23 @@ function render(r, m) {
   }
   // 2. Paging.
   for (const [work, result] of Object.entries(r.paging.results)) {
-    rows.push([
+    row(
       `2. Paging 10,000 (5 ms server, 5 ms ${work} per page): for await / sequential`,
       '≤ 0.60',
       `${spread(result.ratio, (v) => v.toFixed(2))}`,
-      met(result.ratio.median <= 0.6),
-    ]);
+      result.ratio.median <= 0.6,
+      [`Paging, ${work} (0.60)`, result.ratio.median / 0.6],
+    );
   }
   const [small, large] = r.memory;
   const growth = large.peakLiveAboveBaselineBytes - small.peakLiveAboveBaselineBytes;
-  rows.push([
+  row(
     '2. Heap used (live), peak above start, 10,000 → 100,000 records',
     'flat: grows < 1 MiB (< 12 B per extra record; keeping the records would take ~30 MB)',
     `${kib(small.peakLiveAboveBaselineBytes)} → ${kib(large.peakLiveAboveBaselineBytes)} (${growth >= 0 ? '+' : ''}${kib(growth)})`,
-    met(growth < 2 ** 20),
-  ]);
+    growth < 2 ** 20,
+    ['Paging heap growth, 10k → 100k records (1 MiB)', Math.max(0, growth) / 2 ** 20],
+  );
   // 3. Webhooks.
   const [nodeRun, webRun] = r.webhooks;
   for (const [size, target] of [
@@ -173,12 +175,17 @@ function render(r, m) {
     ['100 KB', 5],
   ]) {
     const node = nodeRun.sizes[size].targets['verifyWebhook (node:crypto)'];
-    rows.push([
+    // A "at least" target: the chart shows target / measured, so that left of the line is met.
+    row(
       `3. verifyWebhook (Node) / standardwebhooks, ${size}`,
       `≥ ${target}×`,
       spread(node.ratioToReference, x),
-      met(node.ratioToReference.median >= target),
-    ]);
+      node.ratioToReference.median >= target,
+      [
+        `verifyWebhook, ${size} (${target}× standardwebhooks)`,
+        target / node.ratioToReference.median,
+      ],
+    );
   }
   rows.push([
     '3. verifyWebhook (Web Crypto path) / standardwebhooks, 1 KB and 100 KB',
