@@ -284,8 +284,7 @@ export function errorFromResponse(
   const { status } = response;
   const body = parseErrorBody(text);
   const clean = (value: string) => escapeControls(redact(value));
-  const headers = new Headers();
-  for (const [name, value] of response.headers) headers.append(name, redact(value));
+  const headers = redactHeaders(response.headers, redact);
   const init: ApiErrorInit = {
     ...target,
     status,
@@ -301,6 +300,13 @@ export function errorFromResponse(
   if (status === 429) return new RateLimitError({ ...init, retryAfter });
   const ErrorClass = errorClassFor(status);
   return new ErrorClass(init);
+}
+
+/** A copy of `headers` with `redact` applied to every value: what an error may keep and show. */
+export function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
+  const copy = new Headers();
+  for (const [name, value] of headers) copy.append(name, redact(value));
+  return copy;
 }
 
 interface ParsedErrorBody {

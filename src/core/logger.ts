@@ -12,9 +12,14 @@ const SECRET_PATTERNS =
  * the given credential too, in whatever form it was written.
  */
 export function redactSecrets(text: string, credential?: string): string {
+  let own = text;
   // A very short credential would redact ordinary words; such a one is no secret anyway.
-  const own =
-    credential && credential.length >= 8 ? text.replaceAll(credential, '[redacted]') : text;
+  if (credential && credential.length >= 8) {
+    // As sent, and percent-encoded as a server writes it into a URL or a form.
+    for (const form of new Set([credential, encodeURIComponent(credential)])) {
+      own = own.replaceAll(form, '[redacted]');
+    }
+  }
   return own.replace(
     SECRET_PATTERNS,
     (_match, bearer: string | undefined) => `${bearer ?? ''}[redacted]`,

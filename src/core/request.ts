@@ -24,6 +24,7 @@ import {
   EmployeeRecognitionError,
   errorFromResponse,
   HookError,
+  redactHeaders,
   type RequestTarget,
   ResponseTooLargeError,
 } from './errors.js';
@@ -298,7 +299,7 @@ class Attempts {
         status: response.status,
         code: 'unexpected_redirect',
         message: `The service answered ${method} with a redirect (${response.status}) that the SDK does not follow for a write: the outcome of the write is unknown; look the record up before trying again`,
-        headers: response.headers,
+        headers: redactHeaders(response.headers, (value) => redactSecrets(value, this.#credential)),
         requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
       });
     }
