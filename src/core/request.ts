@@ -143,6 +143,8 @@ class Attempts {
     let context: AttemptContext | undefined;
     try {
       while (true) {
+        // Queued first: a call waiting for the rate limit holds nothing of its attempt yet.
+        await this.#queue();
         context = this.#context();
         const outcome = await this.#attempt(context);
         if ('result' in outcome) return outcome.result;
@@ -151,16 +153,25 @@ class Attempts {
       }
     } catch (error) {
       const failure = this.#toSdkError(error);
-      if (context && !(failure instanceof HookError)) {
-        const last = context;
-        await this.#runHooks(
-          'beforeError',
-          this.#call.hooks.beforeError,
-          (): [EmployeeRecognitionError, AttemptContext] => [failure, last],
-        );
-      }
+      // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
+      const last = context ?? this.#context();
+      await this.#runHooks(
+        'beforeError',
+        this.#call.hooks.beforeError,
+        (): [EmployeeRecognitionError, AttemptContext] => [failure, last],
+      );
       throw failure;
     }
+  }
+
+  /** Waits for a place under the rate limit, when the client paces itself. */
+  async #queue(): Promise<void> {
+    await this.#transport.shared.throttle?.acquire({
+      target: this.#target,
+      signal: this.#call.signal,
+      deadline: this.#deadline,
+      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
+    });
   }
 
   #context(): AttemptContext {
@@ -189,15 +200,6 @@ class Attempts {
   > {
     const { signal } = this.#call;
     const { throttle } = this.#transport.shared;
-    if (throttle) {
-      await throttle.acquire({
-        target: this.#target,
-        signal,
-        deadline: this.#deadline,
-        onWait: (ms: number, cause: string) =>
-          this.#logWait(ms, cause, `before ${this.#describe()}`),
-      });
-    }
     let response: Response;
     const deadline = new Deadline(this.#call.timeout, signal);
     // The place taken in the rate-limit queue, until an answer or a failure gives it back.

@@ -308,6 +308,23 @@ describe('hooks', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('runs beforeError with the HookError of another hook, so what a hook opened can close', async () => {
+    script('get', USERS_URL, ok);
+    const closed: string[] = [];
+    const error = await getUsers({
+      hooks: {
+        beforeRequest: [
+          () => {
+            throw new Error('tracer down');
+          },
+        ],
+        beforeError: [(failure) => void closed.push(failure.name)],
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HookError);
+    expect(closed).toEqual(['HookError']);
+  });
+
   it('cancels the answer when an afterResponse hook throws', async () => {
     script('get', USERS_URL, ok);
     const error = await getUsers({
