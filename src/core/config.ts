@@ -160,7 +160,7 @@ export interface RequestOptions {
 }
 
 /** Defaults of {@link ClientOptions}, in one place. */
-export const CLIENT_DEFAULTS = {
+const CLIENT_DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
   rateLimit: 'auto',

@@ -119,7 +119,7 @@ const ERROR_CLASSES: Record<number, typeof ApiError> = {
 };
 
 /** The ApiError subclass for a status: callers branch on it with `instanceof`. */
-export function errorClassFor(status: number): typeof ApiError {
+function errorClassFor(status: number): typeof ApiError {
   return ERROR_CLASSES[status] ?? (status >= 500 ? InternalServerError : ApiError);
 }
 
@@ -385,7 +385,7 @@ function excerpt(text: string): string {
  * Control characters and ANSI escapes from server text, written as `\uXXXX`: a message must not
  * be able to forge a log line or recolour a terminal.
  */
-export function escapeControls(text: string): string {
+function escapeControls(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
     return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;

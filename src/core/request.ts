@@ -479,7 +479,7 @@ function credentialSource(apiKey: ApiKeySource): (forceRefresh: boolean) => Prom
 }
 
 /** The request's URL with its query; `undefined` and `null` values are left out. */
-export function requestUrl(baseUrl: string, request: ApiRequest): string {
+function requestUrl(baseUrl: string, request: ApiRequest): string {
   const url = baseUrl + request.path;
   if (request.query === undefined) return url;
   const params = new URLSearchParams();
