@@ -5,7 +5,7 @@ const CHILD = fileURLToPath(new URL('./client-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** How one call in the child ended. */
-export interface ChildOutcome {
+interface ChildOutcome {
   resolved: boolean;
   name?: string;
   /** The error is an EmployeeRecognitionError. */

@@ -304,7 +304,7 @@ export function expectTyped(error: unknown): asserts error is EmployeeRecognitio
 }
 
 /** Every text an error can be turned into, including every header it keeps. */
-export function everyRendering(error: unknown): string[] {
+function everyRendering(error: unknown): string[] {
   const texts = [
     ...renderings(error),
     String(error),
@@ -337,7 +337,7 @@ export function expectNotShown(error: unknown, secrets: readonly string[]): void
  * before handing the answer on, so "nothing on the wire" is a fact the fake clock can wait for.
  * Only for small bodies.
  */
-export function wireFetch() {
+function wireFetch() {
   let inFlight = 0;
   const fetch: typeof globalThis.fetch = async (input, init) => {
     inFlight++;
@@ -377,7 +377,7 @@ export interface Driven<T> {
  * the waits without waiting them. Gives up after `maxSteps` jumps: an unbounded chain of timers
  * (a spinning wait) ends the drive unsettled.
  */
-export async function driveWithFakeClock<T>(
+async function driveWithFakeClock<T>(
   start: () => PromiseLike<T>,
   idle: () => boolean,
   maxSteps = 30,
