@@ -1,18 +1,11 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiTimeoutError, RateLimitError } from '../../src/core/errors.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { MAX_WAIT_MS } from '../../src/internal/headers.js';
-import { getUsers, TEST_BASE_URL, testTransport } from '../support/core.js';
+import { getUsers, TEST_BASE_URL, testTransport, useScriptedServer } from '../support/core.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  vi.useRealTimers();
-});
-afterAll(() => server.close());
+const { server } = useScriptedServer();
 
 const START = Date.UTC(2026, 10, 22);
 const target = { method: 'GET', url: `${TEST_BASE_URL}/v1/users` };
