@@ -37,6 +37,7 @@ export {
 export type { PageParams, PageResponse, Pagination } from './core/pagination.js';
 export { Page, PagePromise } from './core/pagination.js';
 export type { QueryValue } from './internal/exchange.js';
+export type { PageBody } from './internal/wire.js';
 export type { DataResponse } from './core/resource.js';
 export { Analytics, type AnalyticsSummary } from './resources/analytics.js';
 export { type Budget, Budgets } from './resources/budgets.js';
@@ -52,6 +53,7 @@ export { type Team, type TeamListParams, Teams } from './resources/teams.js';
 export { type User, type UserListParams, Users } from './resources/users.js';
 export {
   type Webhook,
+  type EventTypeParam,
   type WebhookCreateParams,
   Webhooks,
   type WebhookUpdateParams,

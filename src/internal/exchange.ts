@@ -5,6 +5,7 @@
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** A query parameter's value; `null` and `undefined` leave the parameter out. */
 export type QueryValue = string | number | boolean | null | undefined;
 
 /** One operation of the API, as a resource (or a raw request) describes it to the core. */

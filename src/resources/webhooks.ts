@@ -94,8 +94,8 @@ const eventsParam = z
     ),
   ) as z.ZodMiniType<string[], readonly EventTypeParam[]>;
 
-/** An event type to subscribe to: one of the 18 this SDK knows, a later one, or `*` (all). */
-type EventTypeParam = WebhookEventType | '*' | (string & {});
+/** An event type to subscribe to: one this SDK knows, one added later, or `*` (all). */
+export type EventTypeParam = WebhookEventType | '*' | (string & {});
 
 /** The body of {@link Webhooks.create}. */
 export interface WebhookCreateParams {
