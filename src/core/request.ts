@@ -408,11 +408,8 @@ class Attempts {
 
   #connectionError(error: unknown, deadline: Deadline): EmployeeRecognitionError {
     if (error instanceof EmployeeRecognitionError) return error;
-    if (this.#call.signal?.aborted) {
-      return new ApiUserAbortError(this.#target, `${this.#describe()} was aborted.`, {
-        cause: this.#call.signal.reason,
-      });
-    }
+    const aborted = this.#abortError();
+    if (aborted) return aborted;
     if (deadline.timedOut) {
       return new ApiTimeoutError(
         this.#target,
@@ -429,13 +426,20 @@ class Attempts {
   /** Anything thrown outside an attempt (the queue, a hook, a wait) as the SDK's own error. */
   #toSdkError(error: unknown): EmployeeRecognitionError {
     if (error instanceof EmployeeRecognitionError) return error;
-    if (this.#call.signal?.aborted) {
-      return new ApiUserAbortError(this.#target, `${this.#describe()} was aborted.`, {
-        cause: this.#call.signal.reason,
-      });
-    }
-    return new EmployeeRecognitionError(`${this.#describe()} failed: ${networkReason(error)}`, {
-      cause: error,
+    return (
+      this.#abortError() ??
+      new EmployeeRecognitionError(`${this.#describe()} failed: ${networkReason(error)}`, {
+        cause: error,
+      })
+    );
+  }
+
+  /** The caller's cancellation, whatever the platform threw when the signal fired. */
+  #abortError(): ApiUserAbortError | undefined {
+    const { signal } = this.#call;
+    if (!signal?.aborted) return undefined;
+    return new ApiUserAbortError(this.#target, `${this.#describe()} was aborted.`, {
+      cause: signal.reason,
     });
   }
 
