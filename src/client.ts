@@ -1,6 +1,7 @@
 import { API_VERSION_PREFIX } from './contract.js';
 import type { ApiPromise } from './core/api-promise.js';
 import {
+  type ClientConfig,
   type ClientOptions,
   ConfigurationError,
   type RequestOptions,
@@ -30,8 +31,9 @@ export interface RawRequestOptions extends RequestOptions {
 export type ClientOverrides = Omit<ClientOptions, 'apiKey'>;
 
 // What a derived client inherits without it showing in the public constructor: the rate-limit
-// state, so a client and those made from it pace as one. Keyed by the options object it made.
-const inherited = new WeakMap<ClientOptions, SharedState>();
+// state of the client it came from, so they pace as one where they call the same service the same
+// way. Keyed by the options object `withOptions` made.
+const inherited = new WeakMap<ClientOptions, { from: ClientConfig; shared: SharedState }>();
 
 /**
  * The Employee Recognition API client.
@@ -70,7 +72,10 @@ export class Client {
     this.baseUrl = config.baseUrl;
     this.timeout = config.timeout;
     this.maxRetries = config.maxRetries;
-    const transport = new Transport(config, inherited.get(options));
+    const parent = inherited.get(options);
+    const sharesPacing =
+      parent?.from.baseUrl === config.baseUrl && parent.from.rateLimit === config.rateLimit;
+    const transport = new Transport(config, sharesPacing ? parent.shared : undefined);
     this.#transport = transport;
     this.recognitions = new Recognitions(transport);
     this.users = new Users(transport);
@@ -82,10 +87,7 @@ export class Client {
     // The credential stays in this closure, as in the transport's: the new client gets it here.
     this.#derive = (overrides) => {
       const next: ClientOptions = { ...options, ...overrides, apiKey: config.apiKey };
-      const derived = resolveConfig(next);
-      if (derived.baseUrl === config.baseUrl && derived.rateLimit === config.rateLimit) {
-        inherited.set(next, transport.shared);
-      }
+      inherited.set(next, { from: config, shared: transport.shared });
       return new Client(next);
     };
   }
