@@ -7,11 +7,11 @@ export interface MockKey {
   /** The credential, as sent after `Bearer `. */
   key: string;
   /** The scopes it grants; `'*'` (the default) grants all. */
-  scopes?: readonly Scope[] | '*';
+  scopes?: readonly Scope[] | '*' | undefined;
   /** Requests per rate-limit window: 10, 100 (the default) or 1000. */
-  rateLimit?: RateLimitTier;
+  rateLimit?: RateLimitTier | undefined;
   /** The user who sends recognitions created with it; default the store's first user. */
-  userId?: string;
+  userId?: string | undefined;
 }
 
 const BEARER = /^Bearer +(\S+)$/i;

@@ -13,22 +13,22 @@ export type FaultRoute = string;
 /** How many of the next matching requests a fault applies to. */
 export interface FaultTimes {
   /** Default 1. */
-  times?: number;
+  times?: number | undefined;
 }
 
 /** An answer that stands for a failure in front of the API, such as a proxy's. */
 export interface FailOptions extends FaultTimes {
   /** Default 503. */
-  status?: number;
+  status?: number | undefined;
   /** The Retry-After header: delay-seconds, or an HTTP-date string. */
-  retryAfter?: number | string;
+  retryAfter?: number | string | undefined;
   /**
    * The body: a string is sent as is (HTML when it starts with `<`, else plain text), any
    * other value as JSON. Default: the contract's error body for `status`.
    */
   body?: unknown;
   /** More headers, which win over the ones the fault sets. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** Fault injection: each fault applies to the next matching requests, in the order armed. */

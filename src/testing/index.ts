@@ -25,4 +25,9 @@ export type {
 export type { RecordedRequest } from './request-log.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { DeliveryAttempt, MockWebhookEvent, WebhookFetch } from './webhook-delivery.js';
-export { generateWebhookSecret, signWebhook, type WebhookHeaders } from './webhook-signer.js';
+export {
+  generateWebhookSecret,
+  type SignWebhookOptions,
+  signWebhook,
+  type WebhookHeaders,
+} from './webhook-signer.js';

@@ -13,33 +13,33 @@ import type { WebhookFetch } from './webhook-delivery.js';
 /** Options of `createMockApi`; every one has a default. */
 export interface MockApiOptions {
   /** Where the MSW handlers intercept and relative `fetch` URLs point. Default the real service's. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Seeds the data, the default key and event ids: the same seed gives the same mock. Default 1. */
-  seed?: number;
+  seed?: number | undefined;
   /** How many recognitions to seed. Default 300. */
-  recognitions?: number;
+  recognitions?: number | undefined;
   /**
    * The moment seeded data leads up to: recognitions lie in the 90 days before it. Default the
    * `now` clock's time when `now` is given, else 2026-11-21T09:30:00Z, so data never drifts.
    */
-  referenceDate?: Date | string | number;
+  referenceDate?: Date | string | number | undefined;
   /** The clock, in ms since the epoch, for timestamps, rate limits and idempotency. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** The credentials the mock accepts. Default one key with every scope, `testKey`. */
-  keys?: readonly MockKey[];
+  keys?: readonly MockKey[] | undefined;
   /**
    * The rate-limit tier of the default key: 10, 100 or 1000 requests per window. Default 100.
    * Keys given in `keys` carry their own `rateLimit`, so the two do not go together.
    */
-  tier?: RateLimitTier;
+  tier?: RateLimitTier | undefined;
   /** The rate-limit window in ms; a key's tier is its allowance per window. Default 60 000. */
-  rateLimitWindowMs?: number;
+  rateLimitWindowMs?: number | undefined;
   /** How deliveries reach receivers. Default the global `fetch` at the time of each delivery. */
-  webhookFetch?: WebhookFetch;
+  webhookFetch?: WebhookFetch | undefined;
   /** The waits between delivery attempts, in ms. Default the contract's schedule: 5 s, 5 min … 10 h. */
-  webhookRetryDelaysMs?: readonly number[];
+  webhookRetryDelaysMs?: readonly number[] | undefined;
   /** How long an attempt may take before it fails, in ms. Default 15 000. */
-  webhookTimeoutMs?: number;
+  webhookTimeoutMs?: number | undefined;
 }
 
 /** The options with their defaults applied. */

@@ -19,9 +19,9 @@ import type { MockApiOptions } from './options.js';
  */
 export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'> {
   /** Default 0: any free port. */
-  port?: number;
+  port?: number | undefined;
   /** Default `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
 }
 
 /** A mock API served over HTTP. */

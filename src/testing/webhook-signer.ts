@@ -27,6 +27,14 @@ function toUnixSeconds(timestamp: number | Date): number {
   return seconds;
 }
 
+/** Options of {@link signWebhook}. */
+export interface SignWebhookOptions {
+  /** The message id, the same on every retry of a delivery. Default `msg_` and a random suffix. */
+  id?: string | undefined;
+  /** When the attempt was made: Unix seconds or a Date. Default now. */
+  timestamp?: number | Date | undefined;
+}
+
 /**
  * Signs `payload` the way the service signs a delivery, for tests and local tools.
  *
@@ -40,7 +48,7 @@ function toUnixSeconds(timestamp: number | Date): number {
 export async function signWebhook(
   payload: string | Uint8Array,
   secret: string | string[],
-  options: { id?: string; timestamp?: number | Date } = {},
+  options: SignWebhookOptions = {},
 ): Promise<WebhookHeaders> {
   const id = options.id ?? `msg_${crypto.randomUUID().replaceAll('-', '')}`;
   const timestamp = String(toUnixSeconds(options.timestamp ?? new Date()));

@@ -45,9 +45,9 @@ export type WebhookRequestHeaders =
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
   /** Seconds the `webhook-timestamp` may differ from now, either way; 0 or more. Default 300. */
-  tolerance?: number;
+  tolerance?: number | undefined;
   /** The current time as a Date, epoch milliseconds, or a function returning either; for tests. */
-  now?: Date | number | (() => Date | number);
+  now?: Date | number | (() => Date | number) | undefined;
 }
 
 let backend: HmacBackend | undefined;
@@ -106,11 +106,14 @@ export async function verifyWith(
   const signatures = parseSignatures(signature);
   checkTimestamp(timestamp, nowInSeconds(options.now), tolerance);
 
-  const content = { prefix: `${id}.${timestamp}.`, body };
+  const prefix = `${id}.${timestamp}.`;
+  const bodies = receivedBodies(body);
   for (const { secret, key } of keys) {
-    const expected = await backend.sign(secret, key, content);
-    if (signatures.some((signature) => backend.equal(expected, signature))) {
-      return parseEvent(body);
+    for (const signed of bodies) {
+      const expected = await backend.sign(secret, key, { prefix, body: signed });
+      if (signatures.some((signature) => backend.equal(expected, signature))) {
+        return parseEvent(signed);
+      }
     }
   }
   throw new WebhookVerificationError(
@@ -173,6 +176,19 @@ function toBody(payload: unknown): string | Uint8Array {
     'invalid_payload',
     'The payload must be the raw body: a string, Uint8Array or ArrayBuffer',
   );
+}
+
+const BOM = '\uFEFF';
+const LEADING_BOM = /^\uFEFF/;
+
+/**
+ * What the bytes received may have been. Bytes are those bytes. A string is what a decoder made
+ * of them, and a UTF-8 decoder (`request.text()`, `TextDecoder`) drops one leading byte order
+ * mark while `Buffer#toString` keeps it: so the bytes were the string's, or a BOM and then the
+ * string's. Both are tried; the signature still covers exactly the bytes that arrived.
+ */
+function receivedBodies(body: string | Uint8Array): (string | Uint8Array)[] {
+  return typeof body === 'string' ? [body, BOM + body] : [body];
 }
 
 const HEADERS = [WEBHOOK_HEADER_ID, WEBHOOK_HEADER_TIMESTAMP, WEBHOOK_HEADER_SIGNATURE];
@@ -278,11 +294,16 @@ function nowInSeconds(now: VerifyWebhookOptions['now']): number {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Parses a verified body into an event: UTF-8 JSON, an object with a string `type`. */
+/**
+ * Parses the body as received into an event: UTF-8 JSON, an object with a string `type`. One
+ * leading BOM is dropped from a string as the decoder drops it from bytes, so every form of the
+ * same delivery parses alike.
+ */
 function parseEvent(body: string | Uint8Array): WebhookEvent {
   let event: unknown;
   try {
-    event = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
+    const text = typeof body !== 'string' ? decoder.decode(body) : body.replace(LEADING_BOM, '');
+    event = JSON.parse(text);
   } catch {
     throw new WebhookVerificationError('invalid_payload', 'The verified body is not UTF-8 JSON');
   }

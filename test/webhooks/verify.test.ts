@@ -153,6 +153,46 @@ describe.each(backends)('verifyWith(%s)', (_name, backend) => {
     });
   });
 
+  describe('a body that starts with a UTF-8 byte order mark', () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const withBom = new Uint8Array([...bom, ...new TextEncoder().encode(BODY)]);
+
+    it('verifies and parses alike as bytes, a Buffer, an ArrayBuffer and every string a receiver gets', async () => {
+      const headers = await sign(withBom);
+      const forms: WebhookPayload[] = [
+        withBom,
+        Buffer.from(withBom),
+        withBom.slice().buffer,
+        Buffer.from(withBom).toString('utf8'), // keeps the BOM as U+FEFF
+        new TextDecoder('utf-8', { ignoreBOM: true }).decode(withBom), // keeps it too
+        await new Response(withBom).text(), // drops it, as request.text() does
+        new TextDecoder().decode(withBom), // drops it
+      ];
+      for (const payload of forms) {
+        await expect(verify(payload, headers)).resolves.toEqual(recognitionCreated);
+      }
+    });
+
+    it('still checks the exact bytes: a body signed without the BOM does not verify with one, nor the reverse', async () => {
+      await expectRejection(verify(withBom, await sign(BODY)), 'invalid_signature');
+      await expectRejection(verify(`\uFEFF${BODY}`, await sign(BODY)), 'invalid_signature');
+      // A second BOM is content: the signature holds and the JSON does not. (Node's
+      // Response#text drops both, so that form cannot tell this body from one with a single BOM.)
+      const twice = new Uint8Array([...bom, ...withBom]);
+      const headers = await sign(twice);
+      await expectRejection(verify(twice, headers), 'invalid_payload');
+      await expectRejection(verify(Buffer.from(twice).toString(), headers), 'invalid_payload');
+      await expectRejection(verify(new TextDecoder().decode(twice), headers), 'invalid_payload');
+    });
+
+    it('rejects a tampered body that arrived with a BOM, whatever its form', async () => {
+      const headers = await sign(withBom);
+      const tampered = `${BODY} `;
+      await expectRejection(verify(tampered, headers), 'invalid_signature');
+      await expectRejection(verify(`\uFEFF${tampered}`, headers), 'invalid_signature');
+    });
+  });
+
   describe('verified bodies that are not events', () => {
     it.each([
       ['not JSON', 'hello'],
