@@ -514,7 +514,7 @@ function mergeHooks(
   return merged;
 }
 
-function envLogLevel(): LogLevel {
+export function envLogLevel(): LogLevel {
   const level = readEnv(ENV_LOG_LEVEL)?.trim().toLowerCase();
   // A mistyped variable must not stop every client of the process from starting.
   return LOG_LEVELS.includes(level as LogLevel) ? (level as LogLevel) : CLIENT_DEFAULTS.logLevel;

@@ -1,4 +1,5 @@
 import { EmployeeRecognitionError } from '../core/errors.js';
+import type { WebhookEvent } from './events.js';
 
 /** Why a delivery failed verification; stable across releases, for code to branch on. */
 export type WebhookVerificationErrorReason =
@@ -24,5 +25,28 @@ export class WebhookVerificationError extends EmployeeRecognitionError {
   constructor(reason: WebhookVerificationErrorReason, message: string) {
     super(message);
     this.reason = reason;
+  }
+}
+
+/**
+ * Handlers of a verified event failed: `errors` holds what each failing handler threw, in the
+ * order they ran (the first is also the `cause`). The delivery is answered 500, so the service
+ * retries it; `onError` handlers receive this error.
+ */
+export class WebhookHandlerError extends EmployeeRecognitionError {
+  override name = 'WebhookHandlerError';
+  /** The event whose handlers failed. */
+  readonly event: WebhookEvent;
+  /** What each failing handler threw, in the order the handlers ran. */
+  readonly errors: readonly unknown[];
+
+  /** @param event - The event handled. @param errors - What the failing handlers threw. */
+  constructor(event: WebhookEvent, errors: readonly unknown[]) {
+    const [first] = errors;
+    const why = first instanceof Error ? `${first.name}: ${first.message}` : String(first);
+    const count = errors.length === 1 ? 'A handler' : `${errors.length} handlers`;
+    super(`${count} of ${String(event.type)} ${event.id} failed: ${why}`, { cause: first });
+    this.event = event;
+    this.errors = errors;
   }
 }

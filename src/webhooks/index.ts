@@ -1,6 +1,8 @@
 /**
- * Verifying webhook deliveries (Standard Webhooks) and their typed events. Import from
- * `@employee-recognition/sdk/webhooks`; this entry carries no validation library.
+ * Receiving webhook deliveries (Standard Webhooks): the receiver and its Fetch and Node adapters,
+ * the `verifyWebhook` primitive, and the typed events. Import from
+ * `@employee-recognition/sdk/webhooks`; this entry carries no validation library, and an app that
+ * only verifies carries no receiver.
  *
  * @module
  */
@@ -12,7 +14,18 @@ export type { Recognition, RecognitionParticipant } from '../resources/recogniti
 export type { Reward } from '../resources/rewards.js';
 export type { Team } from '../resources/teams.js';
 export type { User } from '../resources/users.js';
-export { WebhookVerificationError, type WebhookVerificationErrorReason } from './errors.js';
+export type { Logger, LogLevel } from '../core/config.js';
+export {
+  createMemoryDedupeStore,
+  type MemoryDedupeStoreOptions,
+  type WebhookClaim,
+  type WebhookDedupeStore,
+} from './dedupe.js';
+export {
+  WebhookHandlerError,
+  WebhookVerificationError,
+  type WebhookVerificationErrorReason,
+} from './errors.js';
 export type {
   KnownWebhookEvent,
   TeamMemberEventData,
@@ -22,6 +35,33 @@ export type {
   WebhookEventDataMap,
   WebhookEventOf,
 } from './events.js';
+export {
+  createNodeMiddleware,
+  createWebMiddleware,
+  type ExecutionContextLike,
+  type NodeMiddlewareOptions,
+  type NodeRequestLike,
+  type NodeResponseLike,
+  type WebhookFetchHandler,
+  type WebhookNodeHandler,
+  type WebMiddlewareOptions,
+} from './middleware.js';
+export {
+  createWebhookReceiver,
+  type WebhookContext,
+  type WebhookDedupeOptions,
+  type WebhookErrorHandler,
+  type WebhookEventFor,
+  type WebhookEventGroup,
+  type WebhookEventName,
+  type WebhookHandler,
+  type WebhookReceiveOptions,
+  type WebhookReceipt,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+  type WebhookSecret,
+  type WebhookSecretOption,
+} from './receiver.js';
 export {
   type VerifyWebhookOptions,
   verifyWebhook,

@@ -210,7 +210,7 @@ function readRequiredHeaders(headers: unknown): [string, string, string] {
  * A plain object is read in one pass over its keys, comparing each key as it is before lowering
  * its case: Node gives the names in lower case already.
  */
-function readHeaders(headers: unknown, names: readonly string[]): (string | undefined)[] {
+export function readHeaders(headers: unknown, names: readonly string[]): (string | undefined)[] {
   if (typeof headers !== 'object' || headers === null) return [];
   if (typeof (headers as Headers).get === 'function') {
     return names.map((name) => {
