@@ -30,7 +30,7 @@ const buildDir = join(runtimesDir, 'build');
 const logDir = join(runtimesDir, 'logs');
 const SMOKE = 'test/runtimes/smoke.mjs';
 /** The smoke's checks; a run that reports fewer did not run them all. */
-const SMOKE_CHECKS = 9;
+const SMOKE_CHECKS = 10;
 const SMOKE_TIMEOUT_MS = 90_000;
 const VITEST_TIMEOUT_MS = 15 * 60_000;
 /** The mock data: 25 recognitions read 10 at a time are three pages. */
@@ -63,12 +63,11 @@ function readRuntimes() {
 }
 
 /** A fresh mock server and the smoke settings that go with it. */
-async function startSmokeServer(testing) {
+async function startSmokeServer(testing, secret = testing.generateWebhookSecret()) {
   const server = await testing.startMockServer({ port: 0, recognitions: RECOGNITIONS });
   const { store, testKey } = server.api;
   // The first seeded user owns the key; recognize someone else who is active.
   const recipient = store.users.all().find((user, index) => index > 0 && user.status === 'active');
-  const secret = testing.generateWebhookSecret();
   const event = {
     id: 'evt_smoke_runtime',
     type: 'recognition.created',
@@ -151,7 +150,7 @@ async function bundle(entry, outfile, platform, conditions) {
   return text.length;
 }
 
-function workerdConfig(port) {
+function workerdConfig(port, webhookSecret) {
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -167,6 +166,7 @@ const smokeWorker :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
   compatibilityDate = "2025-09-01",
   globalOutbound = "internet",
+  bindings = [(name = "RECOGNITION_WEBHOOK_SECRET", text = "${webhookSecret}")],
 );
 `;
 }
@@ -181,12 +181,13 @@ async function smokeWorkerd(testing, runtimes) {
   ]);
   indent(`bundled test/runtimes/worker.mjs for workerd (${(size / 1024).toFixed(0)} KiB)`);
   const port = await freePort();
-  writeFileSync(join(buildDir, 'config.capnp'), workerdConfig(port));
+  const webhookSecret = testing.generateWebhookSecret();
+  writeFileSync(join(buildDir, 'config.capnp'), workerdConfig(port, webhookSecret));
   const workerd = startBackground(runtimes.workerd.path, ['serve', 'config.capnp'], {
     cwd: buildDir,
     timeoutMs: 3 * 60_000,
   });
-  const { server, config } = await startSmokeServer(testing);
+  const { server, config } = await startSmokeServer(testing, webhookSecret);
   try {
     const url = `http://127.0.0.1:${port}/`;
     // Ready when the worker answers; workerd compiles the bundle first.
@@ -216,13 +217,37 @@ async function smokeWorkerd(testing, runtimes) {
     if (!response.ok) return `the worker answered ${response.status}: ${await response.text()}`;
     const { lines } = await response.json();
     for (const line of lines) indent(line);
-    return judgeSmoke(lines, 0);
+    return judgeSmoke(lines, 0) ?? (await receiveInWorkerd(`${url}webhooks`, config.webhook));
   } finally {
     await server.close();
     await workerd.stop();
     const logged = workerd.output().trim();
     if (logged) for (const line of logged.split('\n').slice(-10)) indent(`workerd: ${line}`);
   }
+}
+
+/**
+ * Posts the smoke's signed delivery to the receiver the worker serves: 202 (its handlers run in
+ * ctx.waitUntil), a forgery 400, then copies until the first is handled (409 while it runs) and
+ * the copy is answered 204 without running them again. Resolves to a failure, or undefined.
+ */
+async function receiveInWorkerd(url, { payload, headers }) {
+  const post = (body) =>
+    fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+  const first = await post(payload);
+  if (first.status !== 202) return `the worker's receiver answered a delivery ${first.status}`;
+  const forged = await post(`${payload} `);
+  if (forged.status !== 400) return `the worker's receiver answered a forgery ${forged.status}`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const copy = await post(payload);
+    if (copy.status === 204) {
+      indent('ok   webhook receiver in workerd: 202, forgery 400, then its copy 204');
+      return undefined;
+    }
+    if (copy.status !== 409) return `the worker's receiver answered a copy ${copy.status}`;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return "the worker's receiver never finished handling the delivery";
 }
 
 async function smokeChromium(testing, runtimes) {

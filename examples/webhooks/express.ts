@@ -1,43 +1,22 @@
 /**
- * A webhook receiver on Express 5.
- * Run: `RECOGNITION_WEBHOOK_SECRET=whsec_… npx tsx examples/webhooks/express.ts`
+ * A webhook receiver in an Express app (Express 4 or 5; Connect alike).
+ * Run: `RECOGNITION_WEBHOOK_SECRET=whsec_… npx tsx examples/webhooks/express.ts`, then
+ * `npx employee-recognition trigger recognition.created --url http://localhost:3000/webhooks`.
  */
 import { fileURLToPath } from 'node:url';
-import {
-  verifyWebhook,
-  type WebhookEvent,
-  WebhookVerificationError,
-} from '@employee-recognition/sdk/webhooks';
-import express, { type Express } from 'express';
-import { handleEvent, rejectionStatus } from './handle-event.js';
-import type { ReceiverOptions } from './node-http.js';
+import { createNodeMiddleware } from '@employee-recognition/sdk/webhooks';
+import express from 'express';
+import { receiver } from './receiver.js';
 
-/** An app with `POST /webhooks`: 204 for verified deliveries, 400 (with the reason) otherwise. */
-export function createWebhookApp({ secret, onEvent }: ReceiverOptions): Express {
-  const app = express();
-  // express.raw keeps the body as the Buffer that was signed. Mount it on this route only, and do
-  // not let express.json() run first: parsing and re-serialising changes the bytes.
-  app.post('/webhooks', express.raw({ type: 'application/json' }), async (request, response) => {
-    let event: WebhookEvent;
-    try {
-      // Without a JSON content type, request.body is undefined: that fails as invalid_payload.
-      event = await verifyWebhook(request.body, request.headers, secret);
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) throw error;
-      response.status(rejectionStatus(error)).json({ error: error.reason });
-      return;
-    }
-    // Express 5 turns a rejection here into a 500, so the service retries the delivery.
-    await onEvent(event);
-    response.sendStatus(204);
-  });
-  return app;
-}
+export const app = express();
+// The receiver reads the raw body itself, so its route comes before express.json(): a body that
+// parser consumed can no longer be verified (the receiver would answer 500 and log why).
+app.post('/webhooks', createNodeMiddleware(receiver));
+
+// The rest of your API, with its JSON bodies.
+app.use(express.json());
+app.post('/api/echo', (request, response) => void response.json(request.body));
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const app = createWebhookApp({ onEvent: handleEvent });
-  app.listen(3000, (error) => {
-    if (error) throw error;
-    console.log('Receiving webhooks on http://localhost:3000/webhooks');
-  });
+  app.listen(3000, () => console.log('Receiving webhooks on http://localhost:3000/webhooks'));
 }

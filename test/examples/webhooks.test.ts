@@ -1,168 +1,147 @@
-import { createServer, type Server } from 'node:http';
+/**
+ * Every receiver in examples/webhooks, run: the Node ones as real servers on 127.0.0.1 receiving
+ * the CLI's `trigger`, the Fetch ones called as their platform calls them. They share one
+ * receiver (examples/webhooks/receiver.ts), so each delivery has an id of its own.
+ */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import bunDeno from '../../examples/webhooks/bun-deno.js';
 import worker from '../../examples/webhooks/cloudflare-worker.js';
-import { createWebhookApp } from '../../examples/webhooks/express.js';
+import { app as expressApp } from '../../examples/webhooks/express.js';
+import hono from '../../examples/webhooks/hono.js';
 import { POST } from '../../examples/webhooks/nextjs-route.js';
-import { createWebhookServer, type ReceiverOptions } from '../../examples/webhooks/node-http.js';
+import { server as nodeServer } from '../../examples/webhooks/node-http.js';
+import { action } from '../../examples/webhooks/remix-action.js';
+import { trigger } from '../../src/cli/trigger.js';
 import { ENV_WEBHOOK_SECRET } from '../../src/contract.js';
-import type { WebhookHeaders } from '../../src/testing/webhook-signer.js';
-import {
-  BODY,
-  NOW_MS,
-  OTHER_SECRET,
-  recognitionCreated,
-  SECRET,
-  sign,
-} from '../webhooks/fixtures.js';
-
-const json = { 'content-type': 'application/json' };
-const tampered = BODY.replace('"points":10', '"points":1000');
+import { signWebhook } from '../../src/testing/webhook-signer.js';
+import { recognitionCreated, SECRET } from '../webhooks/fixtures.js';
 
 let log: ReturnType<typeof vi.spyOn>;
+let nextId = 0;
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW_MS });
+  vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
   log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
 });
-afterEach(() => {
-  vi.useRealTimers();
-});
 
-async function listen(server: Server): Promise<string> {
-  if (!server.listening) {
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  }
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+/** A signed delivery of recognition.created under a fresh id, as a Request to `url`. */
+async function delivery(url = 'https://app.example/webhooks', secret = SECRET, tamper = false) {
+  const id = `evt_example_${++nextId}`;
+  const body = JSON.stringify({ ...recognitionCreated, id });
+  const headers = await signWebhook(body, secret, { id });
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: tamper ? body.replace('"points":10', '"points":1000') : body,
+  });
 }
 
-async function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
+const handledLine = expect.stringContaining('Ada recognised Grace');
 
 describe.each([
-  ['node:http', createWebhookServer],
-  ['Express', (options: ReceiverOptions) => createServer(createWebhookApp(options))],
-] as const)('the %s receiver', (_name, create) => {
+  ['node:http', () => nodeServer],
+  ['Express', async () => (await import('node:http')).createServer(expressApp)],
+])('the %s example', (_name, serve) => {
   let server: Server;
-  let onEvent: Mock<ReceiverOptions['onEvent']>;
+  let url: string;
 
-  async function post(body: string, headers: WebhookHeaders) {
-    const url = await listen(server);
-    return fetch(url, { method: 'POST', headers: { ...json, ...headers }, body });
-  }
-
-  beforeEach(() => {
-    onEvent = vi.fn(async () => undefined);
-    server = create({ secret: SECRET, onEvent });
+  beforeEach(async () => {
+    server = await serve();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   });
-  afterEach(() => close(server));
-
-  it('answers 204 to a signed delivery and hands over the verified event', async () => {
-    const response = await post(BODY, await sign());
-    expect(response.status).toBe(204);
-    expect(onEvent).toHaveBeenCalledWith(recognitionCreated);
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   });
 
-  it(`verifies with ${ENV_WEBHOOK_SECRET} when created without a secret`, async () => {
-    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
-    await close(server);
-    server = create({ onEvent });
-    const response = await post(BODY, await sign());
-    expect(response.status).toBe(204);
-    expect(onEvent).toHaveBeenCalledWith(recognitionCreated);
+  it("handles a delivery from the CLI's trigger", async () => {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    expect(await trigger.run(['recognition.created', '--url', url, '--secret', SECRET])).toBe(0);
+    expect(log).toHaveBeenCalledWith(expect.stringContaining(' recognised '));
   });
 
-  it('answers 400 with the reason to a tampered delivery, without handling it', async () => {
-    const response = await post(tampered, await sign());
+  it('answers 400 to a tampered delivery, without handling it', async () => {
+    const response = await fetch(await delivery(url, SECRET, true));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'invalid_signature' });
-    expect(onEvent).not.toHaveBeenCalled();
-  });
-
-  it('answers 500 when handling a genuine event fails, so the service retries it', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    onEvent.mockRejectedValueOnce(new Error('database down'));
-    const response = await post(BODY, await sign());
-    expect(response.status).toBe(500);
+    expect(log).not.toHaveBeenCalled();
   });
 });
 
-describe('the Express receiver', () => {
-  it('needs the JSON content type for express.raw to keep the body, else invalid_payload', async () => {
-    const server = createServer(createWebhookApp({ secret: SECRET, onEvent: async () => {} }));
+describe('the Express example', () => {
+  it('keeps express.json() for the rest of the API', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer(expressApp);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const response = await fetch(await listen(server), {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/api/echo`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', ...(await sign()) },
-        body: BODY,
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
       });
-      expect(await response.json()).toEqual({ error: 'invalid_payload' });
+      expect(await response.json()).toEqual({ a: 1 });
     } finally {
-      await close(server);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
 
-describe('the Next.js route', () => {
-  const request = async (body: string, secret = SECRET) =>
-    new Request('https://app.example/api/webhooks', {
-      method: 'POST',
-      headers: { ...json, ...(await sign(BODY, secret)) },
-      body,
-    });
-
-  it('answers 204 to a signed delivery and handles the narrowed event', async () => {
-    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
-    const response = await POST(await request(BODY));
+describe.each([
+  ['Next.js route', (request: Request) => POST(request)],
+  ['Remix action', (request: Request) => action({ request })],
+  ['Bun and Deno module', (request: Request) => bunDeno.fetch(request)],
+  ['Hono app', (request: Request) => hono.fetch(request)],
+])('the %s example', (_name, handle) => {
+  it('answers 204 to a signed delivery and handles it', async () => {
+    const response = await handle(await delivery());
     expect(response.status).toBe(204);
-    expect(log).toHaveBeenCalledWith(expect.stringContaining('Ada recognised Grace'));
+    expect(log).toHaveBeenCalledWith(handledLine);
   });
 
-  it('answers 400 with the reason to a tampered delivery', async () => {
-    vi.stubEnv(ENV_WEBHOOK_SECRET, SECRET);
-    const response = await POST(await request(tampered));
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'invalid_signature' });
+  it('answers 400 to a tampered delivery', async () => {
+    expect((await handle(await delivery(undefined, SECRET, true))).status).toBe(400);
   });
 
-  it('answers 500 while its secret is missing, so deliveries are retried once it is set', async () => {
+  it(`answers 500 while ${ENV_WEBHOOK_SECRET} is unset, so deliveries are retried once it is`, async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.stubEnv(ENV_WEBHOOK_SECRET, '');
-    const response = await POST(await request(BODY));
-    expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: 'invalid_secret' });
+    expect((await handle(await delivery())).status).toBe(500);
   });
 });
 
-describe('the Cloudflare Worker', () => {
-  const request = async (body: string, headers: WebhookHeaders) =>
-    new Request('https://worker.example/webhooks', {
-      method: 'POST',
-      headers: { ...json, ...headers },
-      body,
-    });
-
-  it('answers 204 to a signed delivery and handles the event', async () => {
-    const response = await worker.fetch(await request(BODY, await sign()), {
-      RECOGNITION_WEBHOOK_SECRET: SECRET,
-    });
-    expect(response.status).toBe(204);
-    expect(log).toHaveBeenCalledWith(expect.stringContaining('Ada recognised Grace'));
+describe('the Cloudflare Worker example', () => {
+  it('verifies with the env binding and handles the event after answering, in ctx.waitUntil', async () => {
+    vi.stubEnv(ENV_WEBHOOK_SECRET, '');
+    const kept: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (promise: Promise<unknown>) => void kept.push(promise) };
+    const response = await worker.fetch(await delivery(), { [ENV_WEBHOOK_SECRET]: SECRET }, ctx);
+    expect(response.status).toBe(202);
+    await Promise.all(kept);
+    expect(log).toHaveBeenCalledWith(handledLine);
   });
 
-  it('accepts a delivery carrying one signature per secret during a rotation', async () => {
-    const headers = await sign(BODY, [OTHER_SECRET, SECRET]);
-    const response = await worker.fetch(await request(BODY, headers), {
-      RECOGNITION_WEBHOOK_SECRET: OTHER_SECRET,
-    });
-    expect(response.status).toBe(204);
-  });
-
-  it('answers 400 with the reason to a delivery signed with another secret', async () => {
-    const response = await worker.fetch(await request(BODY, await sign(BODY, OTHER_SECRET)), {
-      RECOGNITION_WEBHOOK_SECRET: SECRET,
+  it('answers 400 to a delivery signed with another secret', async () => {
+    const other = 'whsec_c2Vjb25kIHNlY3JldCwgZm9yIHJvdGF0aW9uIHRlc3Rz';
+    const response = await worker.fetch(await delivery(undefined, other), {
+      [ENV_WEBHOOK_SECRET]: SECRET,
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'invalid_signature' });
+  });
+});
+
+describe('the shared receiver', () => {
+  it('reports a failing handler through onError and answers 500', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    log.mockImplementationOnce(() => {
+      throw new Error('database down');
+    });
+    expect((await POST(await delivery())).status).toBe(500);
+    expect(error).toHaveBeenCalledWith(
+      expect.stringMatching(/^Webhook evt_example_\d+ failed:/),
+      expect.any(Error),
+    );
   });
 });

@@ -8,7 +8,13 @@
 //     webhook: { payload, headers, secret, type } }
 // It prints one line per check and `N passed, M failed`; run on its own it exits 1 on a failure.
 import { ApiError, Client, NotFoundError, VERSION } from '@employee-recognition/sdk';
-import { verifyWebhook, WebhookVerificationError } from '@employee-recognition/sdk/webhooks';
+import {
+  createNodeMiddleware,
+  createWebhookReceiver,
+  createWebMiddleware,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '@employee-recognition/sdk/webhooks';
 
 class CheckFailed extends Error {}
 
@@ -162,8 +168,80 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
     throw new CheckFailed('a tampered body verified');
   });
 
+  await check('webhook receiver', async () => {
+    const { payload, headers, secret } = config.webhook;
+    const handled = [];
+    const receiver = createWebhookReceiver({ secret }).onAny((event) => void handled.push(event));
+    const handle = createWebMiddleware(receiver);
+    const deliver = (body) =>
+      handle(new Request('http://receiver.test/webhooks', { method: 'POST', headers, body }));
+    const first = await deliver(payload);
+    expect(first.status === 204, `a delivery was answered ${first.status}`);
+    const copy = await deliver(payload);
+    expect(copy.status === 204, `its copy was answered ${copy.status}`);
+    expect(handled.length === 1, `handled ${handled.length} times`);
+    const forged = await deliver(`${payload} `);
+    expect(forged.status === 400, `a forgery was answered ${forged.status}`);
+    const get = await handle(new Request('http://receiver.test/webhooks'));
+    expect(get.status === 405, `a GET was answered ${get.status}`);
+    const served = await serveReceiver(createWebhookReceiver({ secret }), async (url) => {
+      const response = await fetch(url, { method: 'POST', headers, body: payload });
+      expect(response.status === 204, `the served receiver answered ${response.status}`);
+    });
+    return `204, copy 204 handled once, forgery 400, GET 405${served ? `; served by ${served}` : ''}`;
+  });
+
   say(`${runtimeName()}: ${passed} passed, ${failed} failed`);
   return { passed, failed, lines };
+}
+
+/**
+ * Serves `receiver` on 127.0.0.1 with the runtime's own server (Bun.serve, Deno.serve, or
+ * node:http through the Node handler), runs `use(url)` against it and stops it. Resolves to the
+ * server's name, or undefined where the runtime has none (a Worker's or a page's smoke).
+ */
+async function serveReceiver(receiver, use) {
+  const g = globalThis;
+  if (g.Bun) {
+    const server = g.Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: createWebMiddleware(receiver),
+    });
+    try {
+      await use(`http://127.0.0.1:${server.port}/webhooks`);
+    } finally {
+      server.stop(true);
+    }
+    return 'Bun.serve';
+  }
+  if (g.Deno) {
+    const stop = new AbortController();
+    const server = g.Deno.serve(
+      { port: 0, hostname: '127.0.0.1', signal: stop.signal, onListen() {} },
+      createWebMiddleware(receiver),
+    );
+    try {
+      await use(`http://127.0.0.1:${server.addr.port}/webhooks`);
+    } finally {
+      stop.abort();
+      await server.finished;
+    }
+    return 'Deno.serve';
+  }
+  if (g.process?.versions?.node && g.process.getBuiltinModule) {
+    const { createServer } = g.process.getBuiltinModule('node:http');
+    const server = createServer(createNodeMiddleware(receiver));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await use(`http://127.0.0.1:${server.address().port}/webhooks`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    return 'node:http (createNodeMiddleware)';
+  }
+  return undefined;
 }
 
 function resolvedPath(specifier) {
