@@ -8,9 +8,10 @@ import { receiver } from './receiver.js';
 
 const handle = createWebMiddleware(receiver);
 
-export const app = new Hono();
+const app = new Hono();
 // The raw Request, unread: c.req.json() first would consume the bytes that were signed. c.env
 // carries a Worker's bindings, the secret among them.
 app.post('/webhooks', (c) => handle(c.req.raw, c.env));
 
+// A Worker module, as Bun and Deno serve one too: the runtime calls app.fetch(request, env, ctx).
 export default app;
