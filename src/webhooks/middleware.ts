@@ -227,7 +227,7 @@ async function readNodeBody(
     if (size > maxBytes) return TOO_LARGE;
     chunks.push(bytes);
   }
-  return concat(chunks, size);
+  return concat(chunks);
 }
 
 async function readWebBody(
@@ -247,7 +247,7 @@ async function readWebBody(
     }
     chunks.push(chunk.value);
   }
-  return concat(chunks, size);
+  return concat(chunks);
 }
 
 /** The Content-Length the client declared, or 0 when it declared none. */
@@ -260,13 +260,8 @@ function declaredLength(headers: WebhookRequestHeaders): number {
   return Number.isFinite(length) ? length : 0;
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
+/** The chunks as one array, without a copy when there is one chunk. */
+async function concat(chunks: Uint8Array[]): Promise<Uint8Array> {
   if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
 }

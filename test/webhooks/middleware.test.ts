@@ -286,6 +286,31 @@ describe('the Node handler', () => {
     expect((await post(`${bare}?source=test`, eventBody('evt_q'), 'evt_q')).status).toBe(204);
   });
 
+  it('joins a body that arrives in chunks into the bytes that were signed', async () => {
+    const handler = vi.fn();
+    const receiver = createWebhookReceiver({ secret: SECRET }).onAny(handler);
+    const url = new URL(await listen(createServer(createNodeMiddleware(receiver))));
+    const body = eventBody('evt_chunked');
+    const headers = svixHeaders(body, 'evt_chunked');
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', headers });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      });
+      request.on('error', reject);
+      const bytes = Buffer.from(body);
+      request.write(bytes.subarray(0, 10));
+      request.write(bytes.subarray(10, 200));
+      request.end(bytes.subarray(200));
+    });
+    expect(status).toBe(204);
+    expect(handler).toHaveBeenCalledWith(
+      { ...recognitionCreated, id: 'evt_chunked' },
+      expect.anything(),
+    );
+  });
+
   it('answers 413 to a chunked body that grows past the cap', async () => {
     const receiver = createWebhookReceiver({ secret: SECRET });
     const url = new URL(
@@ -361,6 +386,23 @@ describe('the Fetch handler', () => {
       },
     });
     expect((await fetchHandler(await request(stream))).status).toBe(413);
+  });
+
+  it('joins a streamed body into the bytes that were signed', async () => {
+    const handler = vi.fn();
+    const fetchHandler = createWebMiddleware(
+      createWebhookReceiver({ secret: SECRET }).onAny(handler),
+    );
+    const bytes = new TextEncoder().encode(eventBody('evt_1'));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 100)
+          controller.enqueue(bytes.slice(at, at + 100));
+        controller.close();
+      },
+    });
+    expect((await fetchHandler(await request(stream))).status).toBe(204);
+    expect(handler).toHaveBeenCalledTimes(1);
   });
 
   it('answers 500 to a request whose body the framework already read', async () => {
