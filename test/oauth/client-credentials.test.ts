@@ -190,7 +190,8 @@ describe('the token cache', () => {
     const token = await credentials({ cache })();
     expect(await credentials({ cache })()).toBe(token);
     expect(auth.tokenRequests).toHaveLength(1);
-    const [[key, cached]] = [...store];
+    expect(store.size).toBe(1);
+    const [key, cached] = [...store][0]!;
     expect(key).toContain(CLIENT_ID);
     expect(key).not.toContain(CLIENT_SECRET);
     expect(cached).toEqual({
