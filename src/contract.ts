@@ -29,6 +29,11 @@ export const DEFAULT_AUTH_URL = 'https://auth.employee-recognition.example';
 export const ENV_AUTH_URL = 'RECOGNITION_AUTH_URL';
 /** RFC 8414 metadata, below the authorization server's address (contract §2). */
 export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
+/** Where an issuer's RFC 8414 metadata is: the well-known path, then the issuer's own path. */
+export function oauthMetadataUrl(issuer: string): string {
+  const { origin, pathname } = new URL(issuer);
+  return `${origin}${OAUTH_METADATA_PATH}${pathname === '/' ? '' : pathname.replace(/\/$/, '')}`;
+}
 /** The token endpoint below the authorization server's address, where its metadata names none (contract §2). */
 export const OAUTH_TOKEN_PATH = '/oauth/token';
 /** OAuth client ids: `rc_` then at least 16 alphanumerics (contract §2). */

@@ -7,6 +7,7 @@ import {
   HEADER_REQUEST_ID,
   OAUTH_DEFAULT_EXPIRES_IN_SECONDS,
   OAUTH_TOKEN_PATH,
+  oauthMetadataUrl,
 } from '../contract.js';
 import type { FetchOptions } from '../core/config.js';
 import {
@@ -129,7 +130,7 @@ export class TokenEndpoint {
    * so the provider uses that and says so once. A server that cannot be reached fails the call.
    */
   async #discover(issuer: URL): Promise<oauth.AuthorizationServer> {
-    const target = { method: 'GET', url: metadataUrl(issuer) };
+    const target = { method: 'GET', url: oauthMetadataUrl(issuer.href) };
     let failure: EmployeeRecognitionError;
     try {
       const response = await oauth.discoveryRequest(issuer, {
@@ -165,12 +166,6 @@ export class TokenEndpoint {
       [oauth.allowInsecureRequests]: isLoopbackHttp(url),
     };
   }
-}
-
-/** The RFC 8414 address of an issuer's metadata: the well-known path before the issuer's own. */
-function metadataUrl(issuer: URL): string {
-  const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
-  return `${issuer.origin}/.well-known/oauth-authorization-server${path}`;
 }
 
 /** Plain http is allowed only to this machine: a loopback address or a `localhost` name. */

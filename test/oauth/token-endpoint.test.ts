@@ -141,7 +141,9 @@ it("sends only the grant: none of the Client's hooks, headers, pacing or Idempot
     headers: { 'x-team': 'sync-job' },
     hooks: { beforeRequest: [beforeRequest] },
   });
-  const { data: [recipient] } = await settle(client.users.list({ limit: 1 }));
+  const {
+    data: [recipient],
+  } = await settle(client.users.list({ limit: 1 }));
   await settle(client.recognitions.create({ recipient_id: recipient!.id, message: 'Thanks' }));
   await api.close();
   expect(sent).toHaveLength(1);
