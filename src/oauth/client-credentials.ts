@@ -21,7 +21,7 @@ import {
   resolveLogging,
 } from '../core/config.js';
 import type { EmployeeRecognitionError } from '../core/errors.js';
-import { Log, redactSecrets } from '../core/logger.js';
+import { Log } from '../core/logger.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { sleep } from '../internal/timers.js';
 import { type EndpointSettings, isLoopbackHttp, TokenEndpoint } from './token-endpoint.js';
@@ -305,7 +305,7 @@ class TokenProvider {
     this.#cacheWarned = true;
     const reason = error instanceof Error ? error.message : String(error);
     this.#log.warn(
-      `The token cache's ${operation} failed, so tokens are fetched without it (said once): ${this.#settings.endpoint.redact(reason)}`,
+      `The token cache's ${operation} failed, so tokens are fetched without it (said once): ${this.#endpoint.redact(reason)}`,
     );
   }
 }
@@ -385,7 +385,6 @@ function resolveOptions(options: ClientCredentialsOptions): ProviderSettings {
       fetch: checkFunction('fetch', options.fetch),
       fetchOptions: checkObject('fetchOptions', options.fetchOptions),
       log,
-      redact: secretRedactor(clientSecret),
     },
     expirySkewMs: checkInteger(
       'expirySkewMs',
@@ -466,13 +465,4 @@ function checkServerUrl(option: string, value: unknown): URL {
     );
   }
   return url;
-}
-
-/**
- * Removes the client secret from text a server wrote, as sent raw, percent-encoded (the form
- * body) or in a Basic header, with every API key, webhook secret and bearer token.
- */
-function secretRedactor(clientSecret: string): (text: string) => string {
-  return (text) =>
-    redactSecrets(text, clientSecret).replace(/(Basic )[A-Za-z0-9+/=]+/gi, '$1[redacted]');
 }

@@ -24,7 +24,7 @@ import {
   type RequestTarget,
   ResponseTooLargeError,
 } from '../core/errors.js';
-import type { Log } from '../core/logger.js';
+import { type Log, redactSecrets } from '../core/logger.js';
 import { retryDelay } from '../core/retry.js';
 import { Deadline } from '../internal/timers.js';
 
@@ -43,8 +43,6 @@ export interface EndpointSettings {
   fetch: typeof globalThis.fetch | undefined;
   fetchOptions: FetchOptions | undefined;
   log: Log;
-  /** Removes the client secret, in every form it is sent, from text the server wrote. */
-  redact: (text: string) => string;
 }
 
 /** A token as the token endpoint issued it, with the moment the request left. */
@@ -69,6 +67,8 @@ export class TokenEndpoint {
   readonly #authentication: oauth.ClientAuth;
   readonly #fetch: TokenFetch;
   #server: Promise<oauth.AuthorizationServer> | undefined;
+  /** Removes the client secret, in every form a request carries it, from text a server wrote. */
+  readonly redact: (text: string) => string;
 
   constructor(settings: EndpointSettings) {
     this.#settings = settings;
@@ -77,7 +77,8 @@ export class TokenEndpoint {
       settings.authMethod === 'client_secret_post'
         ? oauth.ClientSecretPost(settings.clientSecret)
         : oauth.ClientSecretBasic(settings.clientSecret);
-    this.#fetch = tokenFetch(settings);
+    this.redact = secretRedactor(settings.clientId, settings.clientSecret);
+    this.#fetch = tokenFetch(settings, this.redact);
   }
 
   /** One client-credentials grant; every failure is an SDK error that never holds the secret. */
@@ -104,7 +105,7 @@ export class TokenEndpoint {
         requestedAt,
       };
     } catch (error) {
-      throw await toSdkError(error, target, this.#settings.redact);
+      throw await toSdkError(error, target, this.redact);
     }
   }
 
@@ -149,7 +150,7 @@ export class TokenEndpoint {
         issues: [{ path: 'token_endpoint', message: 'must be an https URL' }],
       });
     } catch (error) {
-      failure = await toSdkError(error, target, this.#settings.redact);
+      failure = await toSdkError(error, target, this.redact);
       if (isUnreachable(failure)) throw failure;
     }
     const fallback = new URL(issuer.href.replace(/\/$/, '') + OAUTH_TOKEN_PATH).href;
@@ -208,7 +209,7 @@ type TokenFetch = (
  * credential, no pacing, no Idempotency-Key, and no customer hook, which would see the Basic
  * header that holds the client secret. The answer is handed to oauth4webapi whole, already read.
  */
-function tokenFetch(settings: EndpointSettings): TokenFetch {
+function tokenFetch(settings: EndpointSettings, redact: (text: string) => string): TokenFetch {
   const { log, timeout, maxRetries } = settings;
   const http = ky.create({
     // Looked up at each request, so a fetch patched later (MSW, a test) is the one used.
@@ -253,7 +254,7 @@ function tokenFetch(settings: EndpointSettings): TokenFetch {
         redirect: init.redirect,
       });
     } catch (error) {
-      if (!(error instanceof HTTPError)) throw connectionError(error, target, settings);
+      if (!(error instanceof HTTPError)) throw connectionError(error, target, settings, redact);
       // A 5xx after the last retry: oauth4webapi reads it as an error answer.
       response = error.response;
     }
@@ -263,7 +264,7 @@ function tokenFetch(settings: EndpointSettings): TokenFetch {
         `Connection error: ${target.method} ${url}: the server answered with a redirect the SDK does not follow.`,
       );
     }
-    const body = await readBody(response, target, settings);
+    const body = await readBody(response, target, settings, redact);
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
       status: response.status,
       statusText: response.statusText,
@@ -281,6 +282,7 @@ function connectionError(
   error: unknown,
   target: RequestTarget,
   settings: EndpointSettings,
+  redact: (text: string) => string,
 ): EmployeeRecognitionError {
   if (error instanceof EmployeeRecognitionError) return error;
   if (error instanceof TimeoutError) {
@@ -291,7 +293,7 @@ function connectionError(
   }
   return new ApiConnectionError(
     target,
-    `Connection error: ${target.method} ${target.url}: ${settings.redact(networkReason(error))}`,
+    `Connection error: ${target.method} ${target.url}: ${redact(networkReason(error))}`,
   );
 }
 
@@ -309,6 +311,7 @@ async function readBody(
   response: Response,
   target: RequestTarget,
   settings: EndpointSettings,
+  redact: (text: string) => string,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const limit = settings.maxResponseBytes;
   const reader = response.body?.getReader();
@@ -336,7 +339,7 @@ async function readBody(
       chunks.push(value);
     }
   } catch (error) {
-    throw connectionError(error, target, settings);
+    throw connectionError(error, target, settings, redact);
   } finally {
     deadline.signal.removeEventListener('abort', stop);
     deadline.dispose();
@@ -433,4 +436,35 @@ async function refusal(
     headers,
     requestId: headers.get(HEADER_REQUEST_ID) ?? undefined,
   });
+}
+
+/**
+ * Removes the client secret from text a server wrote, in each form requests carry it: raw,
+ * form-encoded in a `client_secret_post` body, and inside the Basic credential, as oauth4webapi
+ * builds them, each also percent-encoded once or twice (echoed into a URL); then every API key,
+ * webhook secret and bearer or Basic credential, whoever's.
+ */
+function secretRedactor(clientId: string, clientSecret: string): (text: string) => string {
+  const server = { issuer: 'https://issuer.invalid' };
+  const headers = new Headers();
+  const body = new URLSearchParams();
+  void oauth.ClientSecretBasic(clientSecret)(server, { client_id: clientId }, body, headers);
+  void oauth.ClientSecretPost(clientSecret)(server, { client_id: clientId }, body, headers);
+  const basic = headers.get('authorization')!.slice('Basic '.length);
+  const posted = /client_secret=([^&]*)/.exec(body.toString())![1]!;
+  const forms = [clientSecret, posted, basic, basic.replace(/=+$/, '')].flatMap((form) => [
+    form,
+    encodeURIComponent(form),
+    encodeURIComponent(encodeURIComponent(form)),
+  ]);
+  // Longest first, so no shorter form leaves the tail of a longer one behind. A secret of a few
+  // characters would redact ordinary words, and is no secret anyway.
+  const secrets = [...new Set(forms)]
+    .filter((form) => form.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  return (text) => {
+    let clean = text;
+    for (const secret of secrets) clean = clean.replaceAll(secret, '[redacted]');
+    return redactSecrets(clean).replace(/(Basic(?: |%20|\+))[A-Za-z0-9+/=%]+/gi, '$1[redacted]');
+  };
 }
