@@ -22,21 +22,21 @@ export interface MockOAuthClient {
   clientId: string;
   clientSecret: string;
   /** The scopes its tokens may carry; `'*'` (the default) grants all. A request without `scope` gets all it may carry. */
-  scopes?: readonly Scope[] | '*';
+  scopes?: readonly Scope[] | '*' | undefined;
   /** Requests per rate-limit window of its tokens, shared by all of them: 10, 100 (the default) or 1000. */
-  rateLimit?: RateLimitTier;
+  rateLimit?: RateLimitTier | undefined;
   /** The user who sends recognitions created with its tokens; default the store's first user. */
-  userId?: string;
+  userId?: string | undefined;
 }
 
 /** Options of the mock's authorization server: the `oauth` option of `createMockApi`. */
 export interface MockOAuthOptions {
   /** Its address: metadata and `/oauth/token` are served below it. Default the mock's `baseUrl`. */
-  issuer?: string;
+  issuer?: string | undefined;
   /** The clients it knows. Default one with every scope, `api.oauth.testClient`. */
-  clients?: readonly MockOAuthClient[];
+  clients?: readonly MockOAuthClient[] | undefined;
   /** How long its tokens live, in seconds. Default 3600, the contract's. */
-  tokenLifetimeSeconds?: number;
+  tokenLifetimeSeconds?: number | undefined;
 }
 
 /** A token the mock issued. */
@@ -102,7 +102,11 @@ export function resolveOAuthOptions(
     if (typeof client.clientSecret !== 'string' || client.clientSecret === '') {
       throw new TypeError('oauth.clients: a clientSecret is a non-empty string');
     }
-    return { scopes: '*' as const, rateLimit: DEFAULT_RATE_LIMIT_TIER as RateLimitTier, ...client };
+    return {
+      ...client,
+      scopes: client.scopes ?? '*',
+      rateLimit: client.rateLimit ?? (DEFAULT_RATE_LIMIT_TIER as RateLimitTier),
+    };
   });
   return {
     issuer: normalizeBaseUrl(options.issuer ?? baseUrl),
