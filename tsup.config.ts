@@ -1,23 +1,29 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-/** The packages bundled into dist/, whose licences must travel with it. */
+/** The packages bundled into every build of dist/. */
 const BUNDLED = ['zod'];
+/**
+ * ESM-only dependencies: the ESM build imports them, the CommonJS build bundles them, since
+ * `require()` of an ES module fails on Node 20 before 20.19.
+ */
+const ESM_ONLY = ['ky', 'oauth4webapi'];
 
 /** dist/THIRD-PARTY-LICENSES.md: each bundled package's name, version and licence text. */
 async function writeLicences(): Promise<void> {
-  const sections = BUNDLED.map((name) => {
+  const sections = [...BUNDLED, ...ESM_ONLY].map((name) => {
     const dir = `node_modules/${name}`;
     const { version, license } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as {
       version: string;
       license: string;
     };
-    const text = readFileSync(`${dir}/LICENSE`, 'utf8').trim();
+    const file = readdirSync(dir).find((entry) => /^licen[cs]e(\.md|\.txt)?$/i.test(entry));
+    const text = readFileSync(`${dir}/${file}`, 'utf8').trim();
     return `## ${name} ${version} (${license})\n\n\`\`\`text\n${text}\n\`\`\`\n`;
   });
   writeFileSync(
     'dist/THIRD-PARTY-LICENSES.md',
-    `# Third-party licences\n\nThis build bundles the following packages, tree-shaken to the parts the SDK uses.\n\n${sections.join('\n')}`,
+    `# Third-party licences\n\nThis build bundles the following packages, tree-shaken to the parts the SDK uses; the ESM build imports those the package depends on instead.\n\n${sections.join('\n')}`,
   );
 }
 
@@ -26,6 +32,7 @@ const shared: Options = {
     index: 'src/index.ts',
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
+    oauth: 'src/oauth/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.
@@ -47,7 +54,7 @@ export default defineConfig([
   { ...shared, format: ['esm'], onSuccess: writeLicences },
   // Split into shared chunks as ESM is, so that `require('…/webhooks')` and `require('…')` hand
   // out the same classes (`instanceof` holds across entries).
-  { ...shared, format: ['cjs'], splitting: true },
+  { ...shared, format: ['cjs'], splitting: true, noExternal: [...BUNDLED, ...ESM_ONLY] },
   // The `employee-recognition` bin: Node only, one file outside `exports`, so no library import
   // reaches it. It loads the SDK through the package's own entries instead of bundling a copy.
   {

@@ -7,7 +7,8 @@
 //   - Each block is a module of its own: it must import what it uses.
 //   - A block runs unless marked types-only: in its own Node process (tsx), with a fresh
 //     `startMockServer()` on 127.0.0.1 and RECOGNITION_BASE_URL / RECOGNITION_API_KEY pointing
-//     at it, so `new Client()` talks to the mock. It passes when it settles without throwing and
+//     at it, so `new Client()` talks to the mock (and RECOGNITION_AUTH_URL, RECOGNITION_CLIENT_ID,
+//     RECOGNITION_CLIENT_SECRET at its token endpoint and test client, for OAuth blocks). It passes when it settles without throwing and
 //     the process exits within 30 s (nothing left open).
 //   - HTML comments right before the fence (blank lines between are fine) give a block context:
 //       <!-- check: types-only -->          type-check, do not run (a receiver, a test file, a
@@ -309,6 +310,10 @@ import { startMockServer } from '@employee-recognition/sdk/testing';
 const server = await startMockServer({ host: '127.0.0.1' });
 process.env.RECOGNITION_BASE_URL = server.url;
 process.env.RECOGNITION_API_KEY = server.api.testKey;
+// The mock serves its token endpoint too: OAuth blocks get a client it knows.
+process.env.RECOGNITION_AUTH_URL = server.api.oauth.issuer;
+process.env.RECOGNITION_CLIENT_ID = server.api.oauth.testClient.clientId;
+process.env.RECOGNITION_CLIENT_SECRET = server.api.oauth.testClient.clientSecret;
 try {
   await import(pathToFileURL(process.argv[2]!).href);
 } finally {

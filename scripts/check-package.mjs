@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // The package as a customer receives it: `npm pack`, installed from the tarball into a fresh
 // project outside this repository, then
-//   - ESM `import` and CJS `require` of `.`, `./webhooks` and `./testing` on Node 20, 22 and 24,
+//   - ESM `import` and CJS `require` of `.`, `./webhooks`, `./testing` and `./oauth` on Node 20, 22 and 24,
 //     each driving a real call against the mock server (CJS `require` on Node 20, which cannot
 //     require ESM, proves the CommonJS build needs no ESM-only package);
 //   - a strict `tsc --noEmit` (skipLibCheck off) of consumer files under moduleResolution
 //     nodenext (an ESM package and a CommonJS one), bundler, and node10 (the default of
 //     `module: commonjs`);
-//   - no zod or ky type in the packed declarations (dist/*.d.ts, *.d.cts): public types are the SDK's own;
+//   - no zod, ky or oauth4webapi type in the packed declarations (dist/*.d.ts, *.d.cts): public
+//     types are the SDK's own;
 //   - publint --strict and attw (arethetypeswrong) on that same tarball;
 //   - the bundle-size budgets of .size-limit.json (size-limit).
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
@@ -43,6 +44,9 @@ async function main() {
   expect(typeof sdk.NotFoundError === 'function', 'NotFoundError is missing from .');
   expect(typeof webhooks.verifyWebhook === 'function', 'verifyWebhook is missing from ./webhooks');
   expect(typeof testing.startMockServer === 'function', 'startMockServer is missing from ./testing');
+  expect(typeof oauth.clientCredentials === 'function', 'clientCredentials is missing from ./oauth');
+  // The OAuth library stays out of the main entry.
+  expect(sdk.clientCredentials === undefined, 'clientCredentials is exported from . too');
   // The webhook API lives in ./webhooks alone, so receivers' bundles never carry the client.
   expect(sdk.verifyWebhook === undefined, 'verifyWebhook is exported from . too');
   const server = await testing.startMockServer({ port: 0, recognitions: 12 });
@@ -53,6 +57,16 @@ async function main() {
       if (typeof recognition.id === 'string') count++;
     }
     expect(count === 12, 'for await gave ' + count + ' recognitions, expected 12');
+    const apiKey = oauth.clientCredentials({ issuer: server.url, ...server.api.oauth.testClient });
+    const viaOAuth = new sdk.Client({ apiKey, baseUrl: server.url, maxRetries: 0 });
+    const users = await viaOAuth.users.list({ limit: 2 });
+    expect(users.data.length === 2 && server.api.oauth.tokens.length === 1, 'OAuth: no token or no users');
+    try {
+      await oauth.clientCredentials({ issuer: server.url, clientId: apiKey.clientId, clientSecret: 'wrong' })();
+      failures.push('a wrong client secret got a token');
+    } catch (error) {
+      expect(error instanceof oauth.OAuthError && error instanceof sdk.ApiError, 'wrong secret threw ' + error);
+    }
     try {
       await client.recognitions.get('00000000-0000-4000-8000-000000000000');
       failures.push('get of a missing recognition did not throw');
@@ -81,7 +95,7 @@ main().then(
       for (const failure of failures) console.log('FAIL ' + failure);
       process.exitCode = 1;
     } else {
-      console.log('${format} on node ' + process.versions.node + ': list, for await, NotFoundError, verifyWebhook ok');
+      console.log('${format} on node ' + process.versions.node + ': list, for await, NotFoundError, verifyWebhook, OAuth ok');
     }
   },
   (error) => {
@@ -95,7 +109,8 @@ const ESM_PROGRAM = runtimeCheck(
   'esm',
   `import * as sdk from '@employee-recognition/sdk';
 import * as testing from '@employee-recognition/sdk/testing';
-import * as webhooks from '@employee-recognition/sdk/webhooks';`,
+import * as webhooks from '@employee-recognition/sdk/webhooks';
+import * as oauth from '@employee-recognition/sdk/oauth';`,
 );
 
 const CJS_PROGRAM = runtimeCheck(
@@ -103,7 +118,8 @@ const CJS_PROGRAM = runtimeCheck(
   `'use strict';
 const sdk = require('@employee-recognition/sdk');
 const webhooks = require('@employee-recognition/sdk/webhooks');
-const testing = require('@employee-recognition/sdk/testing');`,
+const testing = require('@employee-recognition/sdk/testing');
+const oauth = require('@employee-recognition/sdk/oauth');`,
 );
 
 /** Typed use of `.` and `./webhooks` as a Node or browser app has it; compiled, never run. */
@@ -120,6 +136,22 @@ import {
   type WebhookEvent,
   WebhookVerificationError,
 } from '@employee-recognition/sdk/webhooks';
+import { type ClientCredentials, clientCredentials, OAuthError } from '@employee-recognition/sdk/oauth';
+
+export async function oauthApp(clientSecret: string): Promise<string> {
+  const apiKey: ClientCredentials = clientCredentials({
+    clientId: 'rc_0123456789abcdef',
+    clientSecret,
+    scope: ['users:read'],
+    cache: { get: async () => undefined, set: async () => {} },
+  });
+  try {
+    const users: User[] = (await new Client({ apiKey }).users.list()).data;
+    return apiKey.clientId + users.length;
+  } catch (error) {
+    return error instanceof OAuthError ? error.code : String(error);
+  }
+}
 
 export async function main(apiKey: string, body: string, headers: Headers): Promise<number> {
   const client = new Client({ apiKey, baseUrl: 'http://127.0.0.1:4010', timeout: 5_000, maxRetries: 1 });
@@ -396,11 +428,13 @@ async function attw(tarball) {
   return result.code === 0 ? undefined : `attw exited with ${result.code}`;
 }
 
-// An import of zod or ky (`from 'zod/mini'`, `import('ky')`), or one of their types inlined.
-const DEPENDENCY_TYPE = /['"](?:zod|ky)(?:\/[^'"]*)?['"]|\bZod[A-Z]\w*|\bKy[A-Z]\w*/;
+// An import of zod, ky or oauth4webapi (`from 'zod/mini'`, `import('ky')`), or one of their
+// types inlined.
+const DEPENDENCY_TYPE =
+  /['"](?:zod|ky|oauth4webapi)(?:\/[^'"]*)?['"]|\bZod[A-Z]\w*|\bKy[A-Z]\w*|\bAuthorizationServer\b/;
 
 /**
- * The declarations as packed name neither zod nor ky: the public types are the SDK's own, so a
+ * The declarations as packed name neither zod, ky nor oauth4webapi: the public types are the SDK's own, so a
  * customer's types never depend on a runtime dependency's version.
  */
 function declarationsOwnTypes(project) {
@@ -414,7 +448,9 @@ function declarationsOwnTypes(project) {
     });
   }
   for (const line of found.slice(0, 20)) indent(line);
-  return found.length ? `${found.length} declaration lines name zod or ky` : undefined;
+  return found.length
+    ? `${found.length} declaration lines name zod, ky or oauth4webapi`
+    : undefined;
 }
 
 /** The size budgets of `.size-limit.json`, as `npm run size` checks them. */
@@ -469,7 +505,7 @@ async function main() {
       });
     }
     if (project) {
-      await check('no zod or ky types in dist/*.d.ts, *.d.cts', () =>
+      await check('no zod, ky or oauth4webapi types in dist/*.d.ts, *.d.cts', () =>
         declarationsOwnTypes(project),
       );
       for (const [version, node] of nodes) {

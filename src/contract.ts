@@ -23,6 +23,24 @@ export const API_KEY_PATTERN = /^rk_(?:live|test)_[A-Za-z0-9]{24,}$/;
 /** What marks a credential as an API key rather than an OAuth token. */
 export const API_KEY_PREFIX_PATTERN = /^rk_(?:live|test)_/;
 
+/** The authorization server of OAuth 2.0 tokens, where no option or variable names one (contract §2). */
+export const DEFAULT_AUTH_URL = 'https://auth.employee-recognition.example';
+/** Names the authorization server where `process.env` exists (contract §2). */
+export const ENV_AUTH_URL = 'RECOGNITION_AUTH_URL';
+/** RFC 8414 metadata, below the authorization server's address (contract §2). */
+export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
+/** Where an issuer's RFC 8414 metadata is: the well-known path, then the issuer's own path. */
+export function oauthMetadataUrl(issuer: string): string {
+  const { origin, pathname } = new URL(issuer);
+  return `${origin}${OAUTH_METADATA_PATH}${pathname === '/' ? '' : pathname.replace(/\/$/, '')}`;
+}
+/** The token endpoint below the authorization server's address, where its metadata names none (contract §2). */
+export const OAUTH_TOKEN_PATH = '/oauth/token';
+/** OAuth client ids: `rc_` then at least 16 alphanumerics (contract §2). */
+export const OAUTH_CLIENT_ID_PATTERN = /^rc_[A-Za-z0-9]{16,}$/;
+/** A token's life when the token endpoint's answer gives no `expires_in` (contract §2). */
+export const OAUTH_DEFAULT_EXPIRES_IN_SECONDS = 3600;
+
 /** Response and request headers (contract §1, §7, §8). */
 export const HEADER_REQUEST_ID = 'x-request-id';
 export const HEADER_IDEMPOTENCY_KEY = 'idempotency-key';

@@ -8,7 +8,7 @@ import {
   HEADER_IDEMPOTENCY_KEY,
   IDEMPOTENCY_KEY_MAX_LENGTH,
 } from '../contract.js';
-import { readEnv } from '../internal/env.js';
+import { isBrowserLike, readEnv } from '../internal/env.js';
 import { EmployeeRecognitionError } from './errors.js';
 
 /**
@@ -172,7 +172,7 @@ const CLIENT_DEFAULTS = {
 /** The longest timer JavaScript runtimes can set (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 const MAX_RETRIES = 100;
-const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 const HOOK_KINDS = ['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeError'] as const;
 
@@ -228,13 +228,6 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
       '`apiKey` must be a string or a function returning one.',
     );
   }
-  const logger = options.logger ?? console;
-  if (!isLogger(logger)) {
-    throw new ConfigurationError(
-      'logger',
-      '`logger` must have debug, info, warn and error methods.',
-    );
-  }
   return {
     apiKey,
     baseUrl: normalizeBaseUrl(options.baseUrl ?? readEnv(ENV_BASE_URL) ?? DEFAULT_BASE_URL),
@@ -248,8 +241,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
       'auto',
       'off',
     ]),
-    logLevel: checkChoice('logLevel', options.logLevel ?? envLogLevel(), LOG_LEVELS),
-    logger,
+    ...resolveLogging(options),
     hooks: mergeHooks(emptyHooks(), options.hooks, 'hooks'),
     maxResponseBytes: checkInteger(
       'maxResponseBytes',
@@ -262,6 +254,26 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
       options.validateResponses ?? CLIENT_DEFAULTS.validateResponses,
       ['warn', 'strict', 'off'],
     ),
+  };
+}
+
+/**
+ * The `logger` and `logLevel` options checked, with their defaults: `console`, and the
+ * `RECOGNITION_LOG` variable, else `'warn'`. Every part of the SDK that logs takes these two.
+ */
+export function resolveLogging(
+  options: Pick<ClientOptions, 'logger' | 'logLevel'>,
+): Pick<ClientConfig, 'logger' | 'logLevel'> {
+  const logger = options.logger ?? console;
+  if (!isLogger(logger)) {
+    throw new ConfigurationError(
+      'logger',
+      '`logger` must have debug, info, warn and error methods.',
+    );
+  }
+  return {
+    logger,
+    logLevel: checkChoice('logLevel', options.logLevel ?? envLogLevel(), LOG_LEVELS),
   };
 }
 
@@ -349,8 +361,7 @@ export function checkCredential(credential: string, toError: (message: string) =
  * app should send, and passes.
  */
 function guardBrowser(apiKey: string, allowed: boolean | undefined): void {
-  const inBrowser = 'window' in globalThis && 'document' in globalThis;
-  if (inBrowser && API_KEY_PREFIX_PATTERN.test(apiKey) && allowed !== true) {
+  if (isBrowserLike() && API_KEY_PREFIX_PATTERN.test(apiKey) && allowed !== true) {
     throw new ConfigurationError(
       'dangerouslyAllowBrowser',
       "An API key in a browser is readable by every visitor. Use the signed-in user's OAuth token (or a token function), or pass `dangerouslyAllowBrowser: true` if you accept the risk.",
@@ -395,7 +406,7 @@ function checkChoice<T extends string>(option: string, value: unknown, choices: 
   return value as T;
 }
 
-function checkTimeout(value: unknown): number {
+export function checkTimeout(value: unknown): number {
   if (typeof value !== 'number' || !(value >= 1 && value <= MAX_TIMEOUT_MS)) {
     throw new ConfigurationError(
       'timeout',
@@ -405,11 +416,11 @@ function checkTimeout(value: unknown): number {
   return value;
 }
 
-function checkMaxRetries(value: unknown): number {
+export function checkMaxRetries(value: unknown): number {
   return checkInteger('maxRetries', value, 0, MAX_RETRIES);
 }
 
-function checkInteger(option: string, value: unknown, min: number, max: number): number {
+export function checkInteger(option: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new ConfigurationError(
       option,
@@ -419,7 +430,7 @@ function checkInteger(option: string, value: unknown, min: number, max: number):
   return value;
 }
 
-function checkFunction<T>(option: string, value: T | null | undefined): T | undefined {
+export function checkFunction<T>(option: string, value: T | null | undefined): T | undefined {
   if (value == null) return undefined;
   if (typeof value !== 'function') {
     throw new ConfigurationError(option, `\`${option}\` must be a function.`);
@@ -427,7 +438,10 @@ function checkFunction<T>(option: string, value: T | null | undefined): T | unde
   return value;
 }
 
-function checkObject<T extends object>(option: string, value: T | null | undefined): T | undefined {
+export function checkObject<T extends object>(
+  option: string,
+  value: T | null | undefined,
+): T | undefined {
   if (value == null) return undefined;
   if (typeof value !== 'object') {
     throw new ConfigurationError(option, `\`${option}\` must be an object.`);

@@ -96,6 +96,12 @@ export class UnprocessableEntityError extends ApiError { override name = 'Unproc
 /** 500 and above: the service failed. */
 export class InternalServerError extends ApiError { override name = 'InternalServerError'; } // prettier-ignore
 
+/**
+ * The OAuth authorization server refused a token request: `code` is its OAuth `error`, such as
+ * `invalid_client` or `invalid_scope` (`http_<status>` when it gave none), `url` its endpoint.
+ */
+export class OAuthError extends ApiError { override name = 'OAuthError'; } // prettier-ignore
+
 /** 429: the rate limit was exceeded and retrying did not help, or would wait too long. */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
@@ -342,7 +348,7 @@ function isErrorDetail(value: unknown): value is ErrorDetail {
  * tags dropped. One forward scan with indexOf, never a regex over server text: a page of `<`
  * characters cannot make it backtrack (issue: 150 KB froze the event loop for 16 s).
  */
-function describeUnexpectedBody(response: Response, text: string): string {
+export function describeUnexpectedBody(response: Response, text: string): string {
   const statusLine = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   const scanned = text.slice(0, SCANNED_LENGTH);
   const plain = collapseSpace(titleOf(scanned) ?? stripTags(scanned));
@@ -377,7 +383,7 @@ function collapseSpace(text: string): string {
   return text.split(/\s+/).join(' ').trim();
 }
 
-function excerpt(text: string): string {
+export function excerpt(text: string): string {
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
 }
 
@@ -385,7 +391,7 @@ function excerpt(text: string): string {
  * Control characters and ANSI escapes from server text, written as `\uXXXX`: a message must not
  * be able to forge a log line or recolour a terminal.
  */
-function escapeControls(text: string): string {
+export function escapeControls(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
     return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -6,3 +6,11 @@ export function readEnv(name: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether the code runs where a page's visitors can read it: `window` and `document` both exist.
+ * Secrets (an API key, an OAuth client secret) are refused there unless the caller says they know.
+ */
+export function isBrowserLike(): boolean {
+  return 'window' in globalThis && 'document' in globalThis;
+}

@@ -16,9 +16,13 @@ export interface MockKey {
 
 const BEARER = /^Bearer +(\S+)$/i;
 
-/** Resolves an `Authorization` header to the caller it names, or `undefined` (401). */
+/**
+ * Resolves an `Authorization` header to the caller it names, or `undefined` (401): one of `keys`,
+ * else what `other` makes of the credential (the tokens the mock's token endpoint issued).
+ */
 export function createKeyring(
   keys: readonly MockKey[],
+  other: (credential: string) => Caller | undefined,
 ): (authorization: string | null) => Caller | undefined {
   const callers = new Map<string, Caller>(
     keys.map(({ key, scopes = '*', rateLimit = DEFAULT_RATE_LIMIT_TIER, userId }) => [
@@ -28,7 +32,7 @@ export function createKeyring(
   );
   return (authorization) => {
     const credential = authorization && BEARER.exec(authorization)?.[1];
-    return credential ? callers.get(credential) : undefined;
+    return credential ? (callers.get(credential) ?? other(credential)) : undefined;
   };
 }
 

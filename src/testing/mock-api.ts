@@ -12,6 +12,7 @@ import { sleep } from '../internal/timers.js';
 import { createKeyring, requireScope } from './auth.js';
 import { createFaults, faultResponse, type MockFaults } from './faults.js';
 import { createIdempotencyCache } from './idempotency.js';
+import { createOAuthServer, type MockOAuth } from './oauth.js';
 import type { Answer, Caller, OperationContext } from './operation.js';
 import { type MockApiOptions, resolveOptions } from './options.js';
 import { createRandom } from './random.js';
@@ -40,6 +41,8 @@ export interface MockApi {
   readonly store: MockStore;
   /** Fault injection. */
   readonly faults: MockFaults;
+  /** The authorization server: its token endpoint issues tokens the API accepts. */
+  readonly oauth: MockOAuth;
   /** Every request received, oldest first, credentials redacted. */
   readonly requests: readonly RecordedRequest[];
   /** Every webhook delivery attempt, oldest first. */
@@ -88,7 +91,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const config = resolveOptions(options);
   const store = createStore(config);
   const faults = createFaults();
-  const identify = createKeyring(config.keys);
+  const oauth = createOAuthServer(config.oauth, config.seed, config.now);
+  const identify = createKeyring(config.keys, oauth.identify);
   const limiter = createRateLimiter(config.rateLimitWindowMs);
   const idempotency = createIdempotencyCache();
   const dispatcher = createWebhookDispatcher({
@@ -174,7 +178,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     if (fault?.kind === 'delay') {
       await sleep(fault.ms, AbortSignal.any([request.signal, lifetime.signal]));
     }
-    const response = respond(request, url, path, body, id);
+    const response = oauth.serves(url)
+      ? oauth.handle(request, body, id)
+      : respond(request, url, path, body, id);
     return fault?.kind === 'drop-response' ? Response.error() : response;
   };
 
@@ -190,12 +196,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     testKey: config.keys[0]!.key,
     store,
     faults,
+    oauth,
     requests,
     deliveries: dispatcher.attempts,
     // Every request below `${baseUrl}/v1/`, and the document beside it.
     handlers: [
       http.all(`${config.baseUrl}${API_VERSION_PREFIX}/*`, ({ request }) => handle(request)),
       http.get(`${config.baseUrl}${OPENAPI_PATH}`, ({ request }) => handle(request)),
+      http.get(oauth.metadataUrl, ({ request }) => handle(request)),
+      http.post(oauth.tokenUrl, ({ request }) => handle(request)),
     ],
     handle,
     fetch,
@@ -209,6 +218,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       faults.clear();
       limiter.clear();
       idempotency.clear();
+      oauth.reset();
       requests.length = 0;
     },
     async close() {

@@ -6,7 +6,7 @@ import { HttpError } from './validation.js';
 
 /** The credential a request was made with, resolved from the `keys` option. */
 export interface Caller {
-  /** The credential itself: kept for idempotency scoping, never logged or shown. */
+  /** The API key, or the client of an OAuth token: what idempotency and rate limits are scoped by; never logged or shown. */
   readonly credential: string;
   readonly scopes: ReadonlySet<Scope>;
   /** Requests per rate-limit window. */

@@ -7,6 +7,7 @@ import {
 } from '../contract.js';
 import { normalizeBaseUrl } from '../core/config.js';
 import type { MockKey } from './auth.js';
+import { type MockOAuthOptions, type ResolvedOAuthOptions, resolveOAuthOptions } from './oauth.js';
 import { createRandom } from './random.js';
 import type { WebhookFetch } from './webhook-delivery.js';
 
@@ -40,11 +41,14 @@ export interface MockApiOptions {
   webhookRetryDelaysMs?: readonly number[] | undefined;
   /** How long an attempt may take before it fails, in ms. Default 15 000. */
   webhookTimeoutMs?: number | undefined;
+  /** The mock's authorization server: its address, clients and token lifetime. */
+  oauth?: MockOAuthOptions | undefined;
 }
 
 /** The options with their defaults applied. */
-export type ResolvedOptions = Required<Omit<MockApiOptions, 'referenceDate' | 'tier'>> & {
+export type ResolvedOptions = Required<Omit<MockApiOptions, 'referenceDate' | 'tier' | 'oauth'>> & {
   referenceMs: number;
+  oauth: ResolvedOAuthOptions;
 };
 
 /** The data of a mock that is given no `referenceDate` and no clock leads up to this moment. */
@@ -75,8 +79,9 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
     throw new TypeError('tier sets the default key; give each of keys its own rateLimit');
   }
   const reference = options.referenceDate ?? options.now?.() ?? DEFAULT_REFERENCE_DATE;
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   return {
-    baseUrl: normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
+    baseUrl,
     seed,
     recognitions,
     referenceMs: new Date(reference).getTime(),
@@ -94,5 +99,6 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
       options.webhookRetryDelaysMs ??
       WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
     webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DELIVERY_TIMEOUT_MS,
+    oauth: resolveOAuthOptions(options.oauth, baseUrl, seed),
   };
 }

@@ -10,7 +10,7 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** Lower-case names; the credential in `authorization` is replaced by `[redacted]`. */
   headers: Record<string, string>;
-  /** The parsed JSON body, or its text when it is not JSON; `undefined` when empty. */
+  /** The parsed JSON body, or its text when it is not JSON (a form's `client_secret` redacted); `undefined` when empty. */
   body: unknown;
   /** The mock's clock when it arrived, in ms. */
   time: number;
@@ -29,7 +29,7 @@ export function recordRequest(
     path: fields.path,
     query: Object.fromEntries(fields.query),
     headers,
-    body: parseLoosely(fields.body),
+    body: parseLoosely(fields.body.replace(/(^|&)(client_secret=)[^&]*/, '$1$2[redacted]')),
     time: fields.time,
   };
 }

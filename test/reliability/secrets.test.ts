@@ -1,14 +1,18 @@
 /**
- * Secrets never leak: an API key, an OAuth token from a token function, and webhook secrets are
- * absent from every error the SDK produces for them — message, stack, JSON and inspection — and
- * from the mock's request log.
+ * Secrets never leak: an API key, an OAuth token from a token function, an OAuth client secret
+ * and webhook secrets are absent from every error the SDK produces for them — message, stack,
+ * JSON and inspection — from every log line, and from the mock's request log.
  */
-import { HttpResponse, http } from 'msw';
+import { inspect } from 'node:util';
+import { HttpResponse, http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client, ConfigurationError } from '../../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, ConfigurationError, type Logger } from '../../src/index.js';
+import { clientCredentials } from '../../src/oauth/index.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
 import { createMockApi, signWebhook } from '../../src/testing/index.js';
+import { closedPort, startTestServer } from '../support/http-server.js';
+import { startOAuthServer } from '../support/oauth-server.js';
 import { collectErrors, expectNoSecretsIn } from '../support/secrets.js';
 
 const API_KEY = `rk_live_${'S3cretApiKeyPart'.repeat(2)}`;
@@ -97,4 +101,118 @@ it("the mock's request log keeps no credential", async () => {
   await client.users.list();
   expect(JSON.stringify(api.requests)).not.toContain(API_KEY);
   await api.close();
+});
+
+describe('OAuth client secret', () => {
+  const CLIENT_ID = 'rc_SecretsScanClient0001';
+  const CLIENT_SECRET = 'S3cret/Client+Secret=Value~1';
+
+  it('absent from every error, log line and inspection, whatever the token endpoint answers', async () => {
+    // What the requests carried: the Basic header and the form body, each holding the secret.
+    const sent = new Set<string>();
+    const lines: string[] = [];
+    const logger: Logger = {
+      debug: (line) => void lines.push(line),
+      info: (line) => void lines.push(line),
+      warn: (line) => void lines.push(line),
+      error: (line) => void lines.push(line),
+    };
+    // A careless server echoes the Authorization header and the form body every way it can.
+    const hostile = await startTestServer((request, response, index) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk));
+      request.on('end', () => {
+        const echo = `${request.headers.authorization ?? ''} ${body}`;
+        sent.add(request.headers.authorization ?? body);
+        const answers = [
+          () =>
+            response
+              .writeHead(401, {
+                'content-type': 'application/json',
+                'www-authenticate': `Basic error="invalid_client", error_description="${echo}"`,
+              })
+              .end(JSON.stringify({ error: 'invalid_client', error_description: echo })),
+          () =>
+            response
+              .writeHead(400, { 'content-type': 'text/html' })
+              .end(`<html><title>Rejected ${echo}</title></html>`),
+          () =>
+            response
+              .writeHead(500, { 'content-type': 'text/plain', 'x-echo': echo.slice(0, 200) })
+              .end(echo),
+          () =>
+            response
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ token_type: 'Bearer', echo })),
+          () =>
+            response
+              .writeHead(302, { location: `https://evil.example/?${encodeURIComponent(echo)}` })
+              .end(),
+          () =>
+            response
+              .writeHead(400, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: echo, error_description: echo })),
+        ];
+        answers[index % answers.length]!();
+      });
+    });
+    const auth = await startOAuthServer();
+    auth.shape((answer, request) => {
+      answer.statusCode = 401;
+      answer.body = {
+        error: 'invalid_client',
+        error_description: `${request.authorization} ${JSON.stringify(request.body)}`,
+      };
+    });
+    // The authorization servers here are real, on this machine: MSW lets their requests through.
+    server.use(http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
+    const errors = collectErrors();
+    const options = {
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      logger,
+      logLevel: 'debug' as const,
+      maxRetries: 0,
+    };
+    try {
+      for (const authMethod of ['client_secret_basic', 'client_secret_post'] as const) {
+        const providers = [
+          ...Array.from({ length: 6 }, () =>
+            clientCredentials({ ...options, authMethod, tokenUrl: `${hostile.url}/oauth/token` }),
+          ),
+          clientCredentials({ ...options, authMethod, issuer: auth.issuer }),
+          clientCredentials({ ...options, authMethod, issuer: await closedPort() }),
+          clientCredentials({ ...options, authMethod, issuer: `${auth.issuer}/no-metadata` }),
+        ];
+        for (const provider of providers) {
+          errors.add(inspect(provider, { showHidden: true, depth: 10, getters: true }));
+          await provider().catch(errors.add);
+          const client = new Client({ apiKey: provider, baseUrl: BASE_URL, maxRetries: 0 });
+          await client.users.list().catch(errors.add);
+        }
+      }
+    } finally {
+      await hostile.close();
+      await auth.close();
+    }
+    // The secret in each form it travelled in: raw, form-encoded, and the Basic credential.
+    const posted = [...sent].find((form) => form.includes('client_secret='))!;
+    const basic = [...sent].find((form) => form.startsWith('Basic '))!.slice('Basic '.length);
+    const secrets = [
+      CLIENT_SECRET,
+      /client_secret=([^&]*)/.exec(posted)![1]!,
+      basic.replace(/=+$/, ''),
+    ];
+    expect(errors.all.length).toBeGreaterThan(30);
+    for (const secret of secrets) {
+      const forms = [
+        secret,
+        encodeURIComponent(secret),
+        encodeURIComponent(encodeURIComponent(secret)),
+      ];
+      expectNoSecretsIn(errors.all, forms);
+      expectNoSecretsIn(lines, forms);
+    }
+    expect(lines.length).toBeGreaterThan(10);
+  });
 });

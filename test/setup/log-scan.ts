@@ -1,14 +1,15 @@
 /**
  * Every suite runs with the SDK logging at debug (RECOGNITION_LOG), and every line the SDK writes
- * to the console is scanned: none may hold an API key, a webhook secret, a bearer credential or
- * an Authorization header, whatever the test made the SDK or a server do. Clients given their own
- * `logger` are scanned by their tests (test/core/request.test.ts, logging).
+ * to the console is scanned: none may hold an API key, a webhook secret, a bearer or Basic
+ * credential, an OAuth client secret or an Authorization header, whatever the test made the SDK
+ * or a server do. Clients given their own `logger` are scanned by their tests
+ * (test/core/request.test.ts, logging; test/reliability/secrets.test.ts, OAuth).
  */
 import { afterAll, expect } from 'vitest';
 
 // An Authorization header with a value, not the word: a server's text may name the header.
 const SECRET =
-  /rk_(?:live|test)_[A-Za-z0-9]|whsec_[A-Za-z0-9+/=]|authorization["']?\s*[:=]\s*["']?(?!\[redacted\])[^\s"']|Bearer (?!\[redacted\])/i;
+  /rk_(?:live|test)_[A-Za-z0-9]|whsec_[A-Za-z0-9+/=]|authorization["']?\s*[:=]\s*["']?(?!\[redacted\])[^\s"']|(?:Bearer|Basic) (?!\[redacted\])|client_secret["']?\s*[:=]\s*["']?(?!\[redacted\])[^\s"'&]/i;
 const PREFIX = '[employee-recognition]';
 
 process.env.RECOGNITION_LOG ??= 'debug';
