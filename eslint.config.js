@@ -3,12 +3,12 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'docs/api/', 'coverage/', '.runtimes/', '.tmp/', 'node_modules/'] },
+  { ignores: ['**/dist/', 'docs/api/', 'coverage/', '.runtimes/', '.tmp/', '**/node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     // Type-level tests are functions that are type-checked and never called.
-    files: ['test/**/*.test.ts'],
+    files: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
   {

@@ -14,7 +14,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/mcp/test/**/*.test.ts'],
     environment: 'node',
     restoreMocks: true,
     unstubEnvs: true,

@@ -58,7 +58,7 @@ interface RunOptions {
 }
 
 // A setup step; when it fails, the error shows the end of what the step printed.
-async function step(file: string, args: string[], cwd: string): Promise<string> {
+export async function step(file: string, args: string[], cwd: string): Promise<string> {
   try {
     return (await execFileAsync(file, args, { cwd, timeout: STEP_TIMEOUT_MS })).stdout;
   } catch (error) {

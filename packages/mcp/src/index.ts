@@ -1,0 +1,7 @@
+/**
+ * `@employee-recognition/mcp`: the Employee Recognition API as Model Context Protocol tools, for
+ * apps that serve them on a transport of their own, such as behind their own auth.
+ *
+ * @packageDocumentation
+ */
+export { createMcpServer, type McpServerOptions, ToolSelectionError } from './server.js';

@@ -1,0 +1,179 @@
+import {
+  ApiError,
+  type Client,
+  ConfigurationError,
+  EmployeeRecognitionError,
+  RateLimitError,
+} from '@employee-recognition/sdk';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { version } from '../package.json';
+import { type Structured, type Tool, TOOLS } from './tools.js';
+
+/** Which tools a server offers. With none of these set, the 13 read tools. */
+export interface McpServerOptions {
+  /** Also offer the 5 tools that create, change or delete data. Default false: read-only. */
+  allowWrites?: boolean | undefined;
+  /** Only these tools, by name, such as `recognitions_list`. */
+  tools?: readonly string[] | undefined;
+  /** Only the tools of these resources, such as `recognitions` or `users`. */
+  resources?: readonly string[] | undefined;
+  /** Not these tools, by name. */
+  excludeTools?: readonly string[] | undefined;
+}
+
+/** Names in the options that no tool or resource has, or a write named without `allowWrites`. */
+export class ToolSelectionError extends Error {
+  override name = 'ToolSelectionError';
+}
+
+/** The resources tools belong to, such as `recognitions`, in the order tools are listed. */
+export const RESOURCES: readonly string[] = [...new Set(TOOLS.map((tool) => tool.resource))];
+
+/**
+ * The tools the options select: the read tools, plus the writes with `allowWrites`, narrowed by
+ * `tools`, `resources` and `excludeTools`. A name no tool or resource has is an error, and so is
+ * a write named in `tools` without `allowWrites`: a typo never silently changes the set.
+ */
+export function selectTools(options: McpServerOptions = {}): Tool[] {
+  const { allowWrites = false, tools, resources, excludeTools } = options;
+  const names = TOOLS.map((tool) => tool.name);
+  for (const [option, given, known] of [
+    ['tools', tools, names],
+    ['excludeTools', excludeTools, names],
+    ['resources', resources, RESOURCES],
+  ] as const) {
+    const unknown = given?.filter((name) => !known.includes(name)) ?? [];
+    if (unknown.length) {
+      throw new ToolSelectionError(
+        `No ${option === 'resources' ? 'resource' : 'tool'} is named ${unknown.join(', ')}. Known: ${known.join(', ')}.`,
+      );
+    }
+  }
+  const writes = TOOLS.filter((tool) => tool.write && tools?.includes(tool.name));
+  if (!allowWrites && writes.length) {
+    throw new ToolSelectionError(
+      `${writes.map((tool) => tool.name).join(', ')} change data: allow writes (--allow-writes) to offer them.`,
+    );
+  }
+  return TOOLS.filter(
+    (tool) =>
+      (allowWrites || !tool.write) &&
+      (!tools || tools.includes(tool.name)) &&
+      (!resources || resources.includes(tool.resource)) &&
+      !excludeTools?.includes(tool.name),
+  );
+}
+
+const INSTRUCTIONS = `Tools of the Employee Recognition API: recognitions (praise with points between colleagues), users, teams, rewards, budgets, webhooks and analytics. Records are named by UUID: find a person's id with users_list before recognizing them. Lists return one page at a time with next_cursor.`;
+
+/**
+ * An MCP server whose tools call the API through `client`, with its credential, pacing, retries
+ * and timeouts. Connect it to a transport: `await createMcpServer(client).connect(transport)`.
+ * A server serves one connection; for stateless HTTP make one per request (it is cheap).
+ *
+ * A call that fails is a tool result with `isError: true`: the error's type, status, code,
+ * message and request id as JSON, never a stack. The credential never appears in a result.
+ */
+export function createMcpServer(client: Client, options: McpServerOptions = {}): Server {
+  const tools = selectTools(options);
+  // The low-level server: tools carry the JSON Schemas generated from the SDK's own schemas
+  // (src/tools.json), which McpServer would re-derive from zod schemas the SDK does not publish.
+  const server = new Server(
+    { name: 'employee-recognition', title: 'Employee Recognition', version },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      outputSchema,
+      annotations,
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) => {
+    const tool = tools.find((each) => each.name === params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool is named ${params.name}.`);
+    try {
+      const structured = await tool.call(client, params.arguments ?? {}, { signal });
+      return success(tool, structured);
+    } catch (error) {
+      return failure(error);
+    }
+  });
+  return server;
+}
+
+/** The structured result, and the same as text for clients that show only text. */
+function success(tool: Tool, structured: Structured): CallToolResult {
+  const lines = [JSON.stringify(structured)];
+  const { data, next_cursor: next } = structured;
+  if (Array.isArray(data)) {
+    const paging =
+      'next_cursor' in structured
+        ? next === null
+          ? ' This is the last page.'
+          : ' More follow: call again with cursor set to next_cursor.'
+        : '';
+    lines.unshift(`${data.length} ${tool.resource}.${paging}`);
+  }
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+}
+
+/**
+ * A failed call as a tool result the model can read and act on. Not a protocol error: the model
+ * sees what went wrong, such as a field to fix or a wait to respect.
+ */
+function failure(error: unknown): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify({ error: describeError(error) }) }],
+  };
+}
+
+// Option names of the SDK's per-call options, as the tools name the argument.
+const ARGUMENT_OF_OPTION: Record<string, string> = { idempotencyKey: 'idempotency_key' };
+
+function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof ApiError) {
+    return {
+      type: error.name,
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      request_id: error.requestId ?? null,
+      // The SDK refused the arguments itself: nothing was sent.
+      ...(error.local ? { sent: false } : {}),
+      ...(error.details?.length ? { details: error.details } : {}),
+      ...(error instanceof RateLimitError && error.retryAfter !== undefined
+        ? { retry_after_seconds: Math.ceil(error.retryAfter / 1000) }
+        : {}),
+    };
+  }
+  if (error instanceof ConfigurationError) {
+    // Always the SDK's own check of an argument (the idempotency key): nothing was sent.
+    const field = ARGUMENT_OF_OPTION[error.option] ?? error.option;
+    return {
+      type: error.name,
+      message: error.message,
+      sent: false,
+      details: [{ field, message: error.message }],
+    };
+  }
+  if (error instanceof EmployeeRecognitionError) {
+    return { type: error.name, message: error.message };
+  }
+  // A defect of this server, not of the call: logged (on stderr) for whoever runs it.
+  console.error(
+    `employee-recognition-mcp: a tool failed unexpectedly: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+  );
+  return { type: 'InternalError', message: 'The tool failed unexpectedly; the server logged it.' };
+}
