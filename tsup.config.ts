@@ -1,19 +1,26 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-/** The packages bundled into dist/, whose licences must travel with it. */
+/** The packages bundled into both builds of dist/, whose licences must travel with it. */
 const BUNDLED = ['zod'];
+/**
+ * ky is a dependency, imported by the ESM build; ky is ESM-only, so the CommonJS build bundles
+ * its own copy, which Node 20's `require()` and Jest load without transforming node_modules.
+ */
+const BUNDLED_IN_CJS = ['ky'];
 
 /** dist/THIRD-PARTY-LICENSES.md: each bundled package's name, version and licence text. */
 async function writeLicences(): Promise<void> {
-  const sections = BUNDLED.map((name) => {
+  const sections = [...BUNDLED, ...BUNDLED_IN_CJS].map((name) => {
     const dir = `node_modules/${name}`;
     const { version, license } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as {
       version: string;
       license: string;
     };
-    const text = readFileSync(`${dir}/LICENSE`, 'utf8').trim();
-    return `## ${name} ${version} (${license})\n\n\`\`\`text\n${text}\n\`\`\`\n`;
+    const file = ['LICENSE', 'license'].find((candidate) => existsSync(`${dir}/${candidate}`));
+    const text = readFileSync(`${dir}/${file ?? 'LICENSE'}`, 'utf8').trim();
+    const where = BUNDLED_IN_CJS.includes(name) ? ', in the CommonJS build (dist/*.cjs) only' : '';
+    return `## ${name} ${version} (${license}${where})\n\n\`\`\`text\n${text}\n\`\`\`\n`;
   });
   writeFileSync(
     'dist/THIRD-PARTY-LICENSES.md',
@@ -47,7 +54,7 @@ export default defineConfig([
   { ...shared, format: ['esm'], onSuccess: writeLicences },
   // Split into shared chunks as ESM is, so that `require('…/webhooks')` and `require('…')` hand
   // out the same classes (`instanceof` holds across entries).
-  { ...shared, format: ['cjs'], splitting: true },
+  { ...shared, format: ['cjs'], splitting: true, noExternal: [...BUNDLED, ...BUNDLED_IN_CJS] },
   // The `employee-recognition` bin: Node only, one file outside `exports`, so no library import
   // reaches it. It loads the SDK through the package's own entries instead of bundling a copy.
   {

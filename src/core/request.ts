@@ -301,9 +301,13 @@ class Call {
     this.#answer = undefined;
     const context = this.#context!;
     try {
-      await this.#runHooks('afterResponse', this.#call.hooks.afterResponse, (): [ResponseContext] => [
-        { ...context, status: response.status, responseHeaders: response.headers, durationMs },
-      ]);
+      await this.#runHooks(
+        'afterResponse',
+        this.#call.hooks.afterResponse,
+        (): [ResponseContext] => [
+          { ...context, status: response.status, responseHeaders: response.headers, durationMs },
+        ],
+      );
     } catch (error) {
       cancel(response);
       throw this.#finalize(error);

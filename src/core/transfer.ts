@@ -114,7 +114,10 @@ export function transferError(error: unknown, context: FailureContext): Employee
 }
 
 function timeoutError(target: RequestTarget, timeout: number): ApiTimeoutError {
-  return new ApiTimeoutError(target, `${target.method} ${target.url} timed out after ${timeout} ms.`);
+  return new ApiTimeoutError(
+    target,
+    `${target.method} ${target.url} timed out after ${timeout} ms.`,
+  );
 }
 
 /**
