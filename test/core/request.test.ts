@@ -390,6 +390,7 @@ describe('hooks', () => {
 
 describe('logging', () => {
   function recorder() {
+    const lines: string[] = [];
     const logger = {
       debug: (line: string) => void lines.push(`debug ${line}`),
       info: (line: string) => void lines.push(`info ${line}`),
