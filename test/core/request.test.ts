@@ -580,7 +580,7 @@ describe('no ky object leaves the engine', () => {
         beforeRetry: [record],
         beforeError: [record],
       };
-        const logger = { debug: record, info: record, warn: record, error: record };
+      const logger = { debug: record, info: record, warn: record, error: record };
       const { error } = await settleWithFakeTimers(() =>
         getUsers({ ...options, hooks, logger, logLevel: 'debug' }, call),
       );
