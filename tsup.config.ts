@@ -19,7 +19,8 @@ async function writeLicences(): Promise<void> {
     };
     const file = readdirSync(dir).find((entry) => /^licen[cs]e(\.md|\.txt)?$/i.test(entry));
     const text = readFileSync(`${dir}/${file}`, 'utf8').trim();
-    return `## ${name} ${version} (${license})\n\n\`\`\`text\n${text}\n\`\`\`\n`;
+    const where = ESM_ONLY.includes(name) ? ', in the CommonJS build (dist/*.cjs) only' : '';
+    return `## ${name} ${version} (${license}${where})\n\n\`\`\`text\n${text}\n\`\`\`\n`;
   });
   writeFileSync(
     'dist/THIRD-PARTY-LICENSES.md',

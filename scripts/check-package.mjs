@@ -9,6 +9,9 @@
 //     `module: commonjs`);
 //   - no zod, ky or oauth4webapi type in the packed declarations (dist/*.d.ts, *.d.cts): public
 //     types are the SDK's own;
+//   - ky installed as the package's dependency (`npm ls ky --omit=dev`), and the CommonJS main
+//     entry making a call under a plain `require()` with require(esm) off, so it needs its
+//     bundled copy of the ESM-only ky and no transform of node_modules;
 //   - publint --strict and attw (arethetypeswrong) on that same tarball;
 //   - the bundle-size budgets of .size-limit.json (size-limit).
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
@@ -453,6 +456,57 @@ function declarationsOwnTypes(project) {
     : undefined;
 }
 
+/**
+ * The CommonJS main entry as a CommonJS app loads it with no help: ky is ESM-only, so the build
+ * must carry its own copy. Run with require(esm) off, which Node 20.19+ would otherwise use to
+ * load ky from node_modules and hide a missing copy.
+ */
+const PLAIN_CJS_PROGRAM = `'use strict';
+const http = require('node:http');
+const { Client } = require('@employee-recognition/sdk');
+const server = http.createServer((request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ data: { path: request.url } }));
+});
+server.listen(0, '127.0.0.1', async () => {
+  try {
+    const client = new Client({ apiKey: 'rk_test_' + '0'.repeat(24), baseUrl: 'http://127.0.0.1:' + server.address().port });
+    const { data } = await client.get('/v1/ping');
+    if (data.path !== '/v1/ping') throw new Error('answered ' + JSON.stringify(data));
+    console.log('plain require() of the CommonJS build on node ' + process.versions.node + ': a call through the bundled ky ok');
+  } catch (error) {
+    console.log('FAIL ' + (error && error.stack ? error.stack : error));
+    process.exitCode = 1;
+  } finally {
+    server.close();
+  }
+});
+`;
+
+async function plainRequire(project) {
+  writeFileSync(join(project, 'plain-require.cjs'), PLAIN_CJS_PROGRAM);
+  const result = await run(
+    process.execPath,
+    ['--no-experimental-require-module', 'plain-require.cjs'],
+    {
+      cwd: project,
+      timeoutMs: 60_000,
+    },
+  );
+  for (const line of tail(result.output, 15)) indent(line);
+  return result.code === 0 ? undefined : `exit code ${result.code}`;
+}
+
+/** `npm ls ky --omit=dev`: ky is what a customer's install holds as the SDK's dependency. */
+async function installedKy(project) {
+  const result = await run('npm', ['ls', 'ky', '--omit=dev'], { cwd: project, timeoutMs: 60_000 });
+  const lines = tail(result.output, 10).filter((line) => line.trim() !== '');
+  for (const line of lines) indent(line);
+  return result.code === 0 && lines.some((line) => /\bky@1\./.test(line))
+    ? undefined
+    : 'ky is not installed as a dependency of the SDK';
+}
+
 /** The size budgets of `.size-limit.json`, as `npm run size` checks them. */
 async function runSizeBudget() {
   const sizeLimit = join(root, 'node_modules', 'size-limit', 'bin.js');
@@ -508,6 +562,8 @@ async function main() {
       await check('no zod, ky or oauth4webapi types in dist/*.d.ts, *.d.cts', () =>
         declarationsOwnTypes(project),
       );
+      await check('npm ls ky --omit=dev', () => installedKy(project));
+      await check('node20 plain require of . (bundled ky)', () => plainRequire(project));
       for (const [version, node] of nodes) {
         await check(`node${version} esm import`, () => runProgram(node, project, 'esm.mjs'));
         await check(`node${version} cjs require`, () => runProgram(node, project, 'cjs.cjs'));

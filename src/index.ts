@@ -3,6 +3,7 @@ export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './contract.js';
 export type { RateLimitInfo, WithResponse } from './core/api-promise.js';
 export { ApiPromise } from './core/api-promise.js';
 export type {
+  ApiKeyContext,
   ApiKeySource,
   AttemptContext,
   ClientOptions,

@@ -13,11 +13,22 @@ import { EmployeeRecognitionError } from './errors.js';
 
 /**
  * An API key or OAuth access token, or a function that returns one. The function is called before
- * each attempt; after a 401 it is called once more with `{ forceRefresh: true }` and the call is
- * retried with what it returns.
+ * each attempt; after a 401 it is called once more with `{ forceRefresh: true, refused }` and the
+ * call is retried with what it returns.
  */
-export type ApiKeySource =
-  string | ((context: { forceRefresh: boolean }) => string | Promise<string>);
+export type ApiKeySource = string | ((context: ApiKeyContext) => string | Promise<string>);
+
+/** What an `apiKey` function is told each time the SDK asks it for a credential. */
+export interface ApiKeyContext {
+  /** True on the attempt after a 401: the credential last handed out was refused. */
+  forceRefresh: boolean;
+  /**
+   * With `forceRefresh`, the credential the service refused. A token provider refreshes only if
+   * it still holds this one: when several calls meet the same expiry, the first refreshes and the
+   * others get the token it fetched.
+   */
+  refused?: string;
+}
 
 /** How much the SDK logs, from nothing to every attempt. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';

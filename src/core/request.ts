@@ -1,4 +1,6 @@
+import ky, { type AfterResponseHook, type Options as EngineOptions } from 'ky';
 import { HEADER_REQUEST_ID } from '../contract.js';
+import { AbortRelay } from '../internal/abort.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
 import {
@@ -18,20 +20,17 @@ import {
 import {
   ApiConnectionError,
   ApiError,
-  ApiTimeoutError,
-  ApiUserAbortError,
   AuthenticationError,
   EmployeeRecognitionError,
   errorFromResponse,
   HookError,
   redactHeaders,
   type RequestTarget,
-  ResponseTooLargeError,
 } from './errors.js';
 import { Log, redactSecrets } from './logger.js';
-import { Deadline, sleep } from '../internal/timers.js';
 import { retryDelay, retryReason } from './retry.js';
 import { Throttle } from './throttle.js';
+import { cancel, readBody, transferError } from './transfer.js';
 import {
   type ApiRequest,
   NotJson,
@@ -43,21 +42,40 @@ import {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Redirects one call follows at most, as browsers and undici stop at 20; an API needs few. */
 const MAX_REDIRECTS = 5;
+/** Retries the SDK asks of ky beyond `maxRetries`: the one after a token refresh, and each redirect. */
+const FORCED_RETRIES = 1 + MAX_REDIRECTS;
 /** Waits longer than this are logged at info, with their cause. */
 const LOGGED_WAIT_MS = 1000;
 /** How much of a body a debug line shows. */
 const LOGGED_BODY_LENGTH = 1000;
+
+/**
+ * ky's options that every call shares. ky decides nothing by itself: it throws no HTTP error
+ * (the SDK reads the body first and raises its own), retries no status on its own (the SDK's
+ * afterResponse hook weighs each one), and may retry every method, since POST and PATCH carry
+ * an Idempotency-Key (contract §8). Passed to the root `ky` with each call's own part laid over
+ * it: docs/benchmarks.md found a `ky.create()` instance slower per call (it merges its defaults
+ * into every call).
+ */
+const ENGINE = { throwHttpErrors: false } satisfies EngineOptions;
+const ENGINE_RETRY = {
+  methods: ['get', 'post', 'patch', 'delete'],
+  statusCodes: [],
+  afterStatusCodes: [],
+};
 
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Throttle | undefined;
 }
 
+/** The credential for the next attempt; after a 401, given the credential the service refused. */
+type Authorize = (refused: string | undefined) => Promise<string>;
+
 /**
- * The request lifecycle of one client, in one class as ky's core/Ky.ts holds it: options, then per
- * attempt the rate-limit queue, the credential, hooks, fetch with a deadline, redirects, the body
- * under its cap, and the retry decision. The credential lives only in the `#authorize` closure:
- * nothing reachable from the client holds it, so no inspection or serialization can show it.
+ * The requests of one client, each sent through ky (see {@link Call}). The credential lives only
+ * in the `#authorize` closure: nothing reachable from the client holds it, so no inspection or
+ * serialization can show it.
  */
 export class Transport {
   /** The client's options, without the credential. */
@@ -67,7 +85,9 @@ export class Transport {
   /** How this client checks answers; the resources pass it to `parseResponse`. */
   readonly validation: ResponseValidation;
   readonly shared: SharedState;
-  readonly #authorize: (forceRefresh: boolean) => Promise<string>;
+  /** One abort listener per caller's signal, however many of this client's calls share it. */
+  readonly aborts = new AbortRelay();
+  readonly #authorize: Authorize;
   readonly #refreshable: boolean;
   readonly #defaults: CallDefaults;
 
@@ -96,33 +116,60 @@ export class Transport {
     const call = resolveCallConfig(this.#defaults, options, request.method);
     const body = request.body === undefined ? undefined : serialize(request.body);
     if (body !== undefined) call.headers['content-type'] = 'application/json';
-    return new Attempts(this, call, this.#authorize, this.#refreshable, request, body).run();
+    return new Call(this, call, this.#authorize, this.#refreshable, request, body).run();
   }
 }
 
-/** The state of one call across its attempts: its target, its count of retries and redirects. */
-class Attempts {
+/**
+ * One call, sent through one ky call. ky runs the attempts: their timeout (to the headers), the
+ * retries and the waits between them, and the caller's abort. The SDK's decisions are ky's
+ * extension points, each a method here:
+ * - `beforeRequest`: the place in the rate-limit queue, the credential, the caller's hooks;
+ * - `fetch`: the wire, with the call's headers and body and `redirect: 'manual'`;
+ * - `afterResponse`: the caller's hooks, redirects, the body under its cap, the typed error, and
+ *   each decision on a status (a refresh after a 401, or a retry after the SDK's wait) as
+ *   `ky.retry()`;
+ * - `retry.shouldRetry` and `retry.delay`: whether and after what wait a network failure or a
+ *   timeout is tried again.
+ * ky's own `Request` carries the URL, the method and the signal, never the credential, and no
+ * ky object leaves this class: every failure becomes the SDK's own error ({@link transferError}).
+ */
+class Call {
   readonly #transport: Transport;
   readonly #call: CallConfig;
-  readonly #authorize: (forceRefresh: boolean) => Promise<string>;
+  readonly #authorize: Authorize;
   readonly #request: ApiRequest;
   readonly #body: string | undefined;
-  readonly #deadline: number | undefined;
+  /** When queueing for the rate limit must end: only when the caller chose a timeout. */
+  readonly #queueDeadline: number | undefined;
+  /** The SDK's own signal for this call, following the caller's: ky never gets the caller's. */
+  readonly #abort: AbortController | undefined;
   #refreshable: boolean;
   #target: RequestTarget;
   #headers: Record<string, string>;
+  #context: AttemptContext | undefined;
   #attemptNumber = 0;
   #retries = 0;
   #redirects = 0;
   #credential = '';
-  #forceRefresh = false;
+  /** After a 401: the credential refused, so the next one is asked for with `forceRefresh`. */
+  #refused: string | undefined;
   /** Set once a redirect leaves the service's origin: from then on no credential is sent. */
   #crossOrigin = false;
+  /** Whether the current attempt holds a place in the rate-limit queue. */
+  #queued = false;
+  /** The current attempt's answer as fetch gave it; ky gets a stand-in without the body. */
+  #answer: { response: Response; durationMs: number } | undefined;
+  #result: RawResponse | undefined;
+  /** The error the SDK has already judged final: ky's `shouldRetry` must not weigh it again. */
+  #final: unknown;
+  /** The wait before the next attempt, as the SDK decided it; ky's `retry.delay` returns it. */
+  #waitMs = 0;
 
   constructor(
     transport: Transport,
     call: CallConfig,
-    authorize: (forceRefresh: boolean) => Promise<string>,
+    authorize: Authorize,
     refreshable: boolean,
     request: ApiRequest,
     body: string | undefined,
@@ -136,155 +183,210 @@ class Attempts {
     this.#headers = call.headers;
     this.#target = { method: request.method, url: requestUrl(transport.config.baseUrl, request) };
     // Time queued for the rate limit counts against a timeout the caller chose (docs/reliability.md).
-    this.#deadline = call.timeoutGiven ? Date.now() + call.timeout : undefined;
+    this.#queueDeadline = call.timeoutGiven ? Date.now() + call.timeout : undefined;
+    this.#abort = call.signal && transport.aborts.follow(call.signal);
   }
 
   async run(): Promise<RawResponse> {
-    let context: AttemptContext | undefined;
     try {
-      while (true) {
-        // Queued first: a call waiting for the rate limit holds nothing of its attempt yet.
-        await this.#queue();
-        context = this.#context();
-        const outcome = await this.#attempt(context);
-        if ('result' in outcome) return outcome.result;
-        if ('next' in outcome) continue;
-        await this.#retryOrThrow(outcome.error, outcome.response, context);
-      }
+      await ky(this.#target.url, {
+        ...ENGINE,
+        method: this.#request.method,
+        timeout: this.#call.timeout,
+        ...(this.#abort && { signal: this.#abort.signal }),
+        fetch: this.#fetch,
+        retry: {
+          ...ENGINE_RETRY,
+          // Room for the forced retries; the SDK counts its own against `maxRetries`.
+          limit: this.#call.maxRetries + FORCED_RETRIES,
+          shouldRetry: this.#shouldRetry,
+          delay: () => this.#waitMs,
+        },
+        hooks: { beforeRequest: [this.#beforeRequest], afterResponse: [this.#afterResponse] },
+      });
+      // ky resolves only after the afterResponse hook has read a 2xx answer.
+      return this.#result as RawResponse;
     } catch (error) {
-      const failure = this.#toSdkError(error);
+      const failure = this.#failure(error);
       // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
-      const last = context ?? this.#context();
+      const last = this.#context ?? this.#nextContext();
       await this.#runHooks(
         'beforeError',
         this.#call.hooks.beforeError,
         (): [EmployeeRecognitionError, AttemptContext] => [failure, last],
       );
       throw failure;
+    } finally {
+      this.#freePlace();
+      if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
     }
   }
 
-  /** Waits for a place under the rate limit, when the client paces itself. */
-  async #queue(): Promise<void> {
-    await this.#transport.shared.throttle?.acquire({
-      target: this.#target,
-      signal: this.#call.signal,
-      deadline: this.#deadline,
-      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
-    });
-  }
-
-  #context(): AttemptContext {
-    this.#attemptNumber++;
-    const sent = this.#headers;
-    let headers: Headers | undefined;
-    return {
-      method: this.#target.method,
-      url: this.#target.url,
-      path: this.#request.path,
-      attempt: this.#attemptNumber,
-      // Built when a hook first reads it: a call queued for the rate limit holds no Headers.
-      get headers() {
-        return (headers ??= new Headers(sent));
-      },
-    };
-  }
-
-  /** One attempt: a result, a redirect or refresh to follow at once, or a failure to weigh. */
-  async #attempt(
-    context: AttemptContext,
-  ): Promise<
-    | { result: RawResponse }
-    | { next: true }
-    | { error: EmployeeRecognitionError; response?: Response | undefined }
-  > {
-    const { signal } = this.#call;
-    const { throttle } = this.#transport.shared;
-    let response: Response;
-    const deadline = new Deadline(this.#call.timeout, signal);
-    // The place taken in the rate-limit queue, until an answer or a failure gives it back.
-    let queued = throttle !== undefined;
+  /** ky's `beforeRequest`, before every attempt: the queue, the credential, the caller's hooks. */
+  readonly #beforeRequest = async (): Promise<void> => {
     try {
-      this.#credential = await this.#authorize(this.#forceRefresh);
-      this.#forceRefresh = false;
+      this.#call.signal?.throwIfAborted();
+      // A timed-out attempt whose fetch never settled gives its place back now.
+      this.#freePlace();
+      // Queued first: a call waiting for the rate limit holds nothing of its attempt yet.
+      await this.#transport.shared.throttle?.acquire({
+        target: this.#target,
+        signal: this.#abort?.signal,
+        deadline: this.#queueDeadline,
+        onWait: (ms: number, cause: string) =>
+          this.#logWait(ms, cause, `before ${this.#describe()}`),
+      });
+      this.#queued = this.#transport.shared.throttle !== undefined;
+      const context = (this.#context = this.#nextContext());
+      this.#credential = await this.#authorize(this.#refused);
+      this.#refused = undefined;
       await this.#runHooks(
         'beforeRequest',
         this.#call.hooks.beforeRequest,
         (): [AttemptContext] => [context],
       );
-      const started = Date.now();
-      try {
-        response = await this.#fetch(deadline.signal);
-      } catch (error) {
-        queued = false;
-        throttle?.release();
-        return { error: this.#connectionError(error, deadline) };
+    } catch (error) {
+      // Nothing was sent: the place goes back, and the failure is final.
+      this.#freePlace();
+      throw this.#finalize(error);
+    }
+  };
+
+  /**
+   * ky's `fetch`: one attempt on the wire, with the call's headers and body, and redirects left
+   * to the afterResponse hook. It keeps the answer and hands ky a stand-in without the body:
+   * ky clones the answer for each afterResponse hook (a tee, which buffers in the branch not
+   * read), and the SDK reads the body itself, under its cap.
+   */
+  readonly #fetch = async (input: unknown): Promise<Response> => {
+    // ky hands its fetch the attempt's Request (Ky.js, #fetch).
+    const request = input as Request;
+    const attempt = this.#attemptNumber;
+    const fetch = this.#transport.config.fetch ?? globalThis.fetch;
+    const started = Date.now();
+    let response: Response;
+    try {
+      response = await fetch(request.url, {
+        ...this.#call.fetchOptions,
+        method: request.method,
+        headers: this.#crossOrigin
+          ? this.#headers
+          : { ...this.#headers, authorization: `Bearer ${this.#credential}` },
+        body: this.#body,
+        signal: request.signal,
+        // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
+        // no header of the client's may reach another origin (fetch forwards all but Authorization).
+        redirect: 'manual',
+      });
+      if (typeof response?.headers?.get !== 'function') {
+        throw new TypeError('fetch resolved to something that is not a Response.');
       }
-      queued = false;
-      throttle?.update(response.headers);
-      const durationMs = Date.now() - started;
+    } catch (error) {
+      if (attempt === this.#attemptNumber) this.#freePlace();
+      throw error;
+    }
+    if (attempt !== this.#attemptNumber) {
+      // ky timed this attempt out and moved on: nobody reads this answer.
+      cancel(response);
+      return new Response();
+    }
+    this.#freePlace(response.headers);
+    this.#answer = { response, durationMs: Date.now() - started };
+    return new Response();
+  };
+
+  /** ky's `afterResponse`: the caller's hooks, then a redirect, a result, or a decision on a status. */
+  readonly #afterResponse = async (): Promise<Awaited<ReturnType<AfterResponseHook>>> => {
+    const { response, durationMs } = this.#answer!;
+    this.#answer = undefined;
+    const context = this.#context!;
+    try {
       await this.#runHooks(
         'afterResponse',
         this.#call.hooks.afterResponse,
         (): [ResponseContext] => [
           { ...context, status: response.status, responseHeaders: response.headers, durationMs },
         ],
-      ).catch((error: unknown) => {
-        cancel(response);
-        throw error;
-      });
-      deadline.restart();
-      if (REDIRECTS.has(response.status) || response.type === 'opaqueredirect') {
-        cancel(response);
-        this.#followRedirect(response);
-        return { next: true };
-      }
-      const text = await this.#readText(response, deadline);
-      this.#logAttempt(response, durationMs, text);
-      if (response.ok) return { result: { response, body: parseBody(response, text) } };
-      const error = errorFromResponse(
-        response,
-        text,
-        this.#target,
-        (value) => redactSecrets(value, this.#credential),
-        retryAfterMs(response.headers),
       );
-      if (response.status === 401 && this.#refreshable) {
-        // A token function gets one chance to hand out a fresh token; a second 401 is final.
-        this.#refreshable = false;
-        this.#forceRefresh = true;
-        return { next: true };
-      }
-      return { error, response };
     } catch (error) {
-      if (error instanceof EmployeeRecognitionError && !(error instanceof ApiConnectionError))
-        throw error;
-      return { error: this.#connectionError(error, deadline) };
-    } finally {
-      // The credential or a beforeRequest hook failed: nothing was sent.
-      if (queued) throttle?.release();
-      deadline.dispose();
+      cancel(response);
+      throw this.#finalize(error);
     }
-  }
-
-  #fetch(signal: AbortSignal): Promise<Response> {
-    const fetch = this.#transport.config.fetch ?? globalThis.fetch;
-    return fetch(this.#target.url, {
-      ...this.#call.fetchOptions,
-      method: this.#request.method,
-      headers: this.#crossOrigin
-        ? this.#headers
-        : { ...this.#headers, authorization: `Bearer ${this.#credential}` },
-      body: this.#body,
-      signal,
-      // Redirects are followed here, not by fetch: a write must never become a GET, and no
-      // header of the client's may reach another origin (fetch forwards all but Authorization).
-      redirect: 'manual',
+    if (REDIRECTS.has(response.status) || response.type === 'opaqueredirect') {
+      cancel(response);
+      return this.#redirect(response);
+    }
+    // A failure to read the body is a connection failure: ky's shouldRetry weighs it.
+    const text = await readBody(response, {
+      target: this.#target,
+      maxBytes: this.#transport.config.maxResponseBytes,
+      timeout: this.#call.timeout,
+      signal: this.#abort?.signal,
     });
+    this.#logAttempt(response, durationMs, text);
+    if (response.ok) {
+      this.#result = { response, body: parseBody(response, text) };
+      return;
+    }
+    const error = errorFromResponse(
+      response,
+      text,
+      this.#target,
+      (value) => redactSecrets(value, this.#credential),
+      retryAfterMs(response.headers),
+    );
+    if (response.status === 401 && this.#refreshable) {
+      // A token function gets one chance to hand out a fresh token, whatever `maxRetries` says;
+      // a second 401 is final.
+      this.#refreshable = false;
+      this.#refused = this.#credential;
+      return ky.retry({ delay: 0, code: 'TOKEN_REFRESH' });
+    }
+    const wait = await this.#retryWait(error, response.headers);
+    if (wait === undefined) throw this.#finalize(error);
+    return ky.retry({ delay: wait, code: `STATUS_${response.status}` });
+  };
+
+  /** ky's `retry.shouldRetry`, for what the hooks did not judge: a network failure or a timeout. */
+  readonly #shouldRetry = async ({ error }: { error: Error }): Promise<boolean> => {
+    if (error === this.#final) return false;
+    return (await this.#retryWait(this.#failure(error), undefined)) !== undefined;
+  };
+
+  /**
+   * The wait before retrying `error`, or undefined when it is final: not retryable, retries used
+   * up, or a wait the service asks for beyond the cap (a 429 then goes back with `retryAfter` at
+   * once). The wait is known before it starts, so the caller's `beforeRetry` hooks and the log
+   * hear of it first.
+   */
+  async #retryWait(
+    error: EmployeeRecognitionError,
+    headers: Headers | undefined,
+  ): Promise<number | undefined> {
+    const reason = retryReason(error);
+    if (reason === undefined || this.#retries >= this.#call.maxRetries) return undefined;
+    const delay = retryDelay(this.#retries + 1, headers);
+    if (delay.tooLong) return undefined;
+    this.#retries++;
+    const context = this.#context!;
+    await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
+      { ...context, reason: delay.cause ?? reason, delayMs: delay.ms, error },
+    ]);
+    this.#logWait(
+      delay.ms,
+      delay.cause ?? reason,
+      `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
+    );
+    this.#waitMs = delay.ms;
+    return delay.ms;
   }
 
-  /** Points the next attempt at a redirect's target, or throws when following would be unsafe. */
-  #followRedirect(response: Response): void {
+  /**
+   * The next hop of a redirect, as a forced retry: so each hop is an attempt like any other,
+   * paced by the queue and seen by the hooks in `beforeRequest`, under ky's timeout. Throws when
+   * following would be unsafe.
+   */
+  #redirect(response: Response): ReturnType<typeof ky.retry> {
     const { method } = this.#request;
     const location = response.headers.get('location');
     let next: URL | undefined;
@@ -296,29 +398,45 @@ class Attempts {
     const sameOrigin = next?.origin === new URL(this.#target.url).origin;
     const keepsMethod = response.status === 307 || response.status === 308;
     if (method !== 'GET' && !(sameOrigin && keepsMethod)) {
-      throw new ApiError({
-        ...this.#target,
-        status: response.status,
-        code: 'unexpected_redirect',
-        message: `The service answered ${method} with a redirect (${response.status}) that the SDK does not follow for a write: the outcome of the write is unknown; look the record up before trying again`,
-        headers: redactHeaders(response.headers, (value) => redactSecrets(value, this.#credential)),
-        requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
-      });
+      throw this.#finalize(
+        new ApiError({
+          ...this.#target,
+          status: response.status,
+          code: 'unexpected_redirect',
+          message: `The service answered ${method} with a redirect (${response.status}) that the SDK does not follow for a write: the outcome of the write is unknown; look the record up before trying again`,
+          headers: redactHeaders(response.headers, (value) =>
+            redactSecrets(value, this.#credential),
+          ),
+          requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+        }),
+      );
     }
-    if (
-      response.type === 'opaqueredirect' ||
-      next === undefined ||
-      !/^https?:$/.test(next.protocol)
-    ) {
-      throw new ApiConnectionError(
-        this.#target,
-        `Connection error: ${this.#describe()}: the service redirected to a location the SDK cannot follow.`,
+    let hop: Request | undefined;
+    try {
+      if (
+        response.type !== 'opaqueredirect' &&
+        next !== undefined &&
+        /^https?:$/.test(next.protocol)
+      ) {
+        hop = new Request(next.href, { method });
+      }
+    } catch {
+      // A location fetch refuses (user info in it): not followed either.
+    }
+    if (hop === undefined || next === undefined) {
+      throw this.#finalize(
+        new ApiConnectionError(
+          this.#target,
+          `Connection error: ${this.#describe()}: the service redirected to a location the SDK cannot follow.`,
+        ),
       );
     }
     if (++this.#redirects > MAX_REDIRECTS) {
-      throw new ApiConnectionError(
-        this.#target,
-        `Connection error: ${this.#describe()}: redirect count exceeded (${MAX_REDIRECTS}).`,
+      throw this.#finalize(
+        new ApiConnectionError(
+          this.#target,
+          `Connection error: ${this.#describe()}: redirect count exceeded (${MAX_REDIRECTS}).`,
+        ),
       );
     }
     if (!sameOrigin) {
@@ -327,65 +445,32 @@ class Attempts {
       this.#crossOrigin = true;
     }
     this.#target = { method, url: next.href };
+    return ky.retry({ request: hop, delay: 0, code: 'REDIRECT' });
   }
 
-  /** Retries after a bounded wait, or throws: the wait is known, logged and hooked before it starts. */
-  async #retryOrThrow(
-    error: EmployeeRecognitionError,
-    response: Response | undefined,
-    context: AttemptContext,
-  ): Promise<void> {
-    const reason = retryReason(error);
-    if (reason === undefined || this.#retries >= this.#call.maxRetries) throw error;
-    const delay = retryDelay(this.#retries + 1, response?.headers);
-    // A wait longer than the cap goes back to the caller at once, with `retryAfter` on a 429.
-    if (delay.tooLong) throw error;
-    this.#retries++;
-    await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
-      { ...context, reason: delay.cause ?? reason, delayMs: delay.ms, error },
-    ]);
-    this.#logWait(
-      delay.ms,
-      delay.cause ?? reason,
-      `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
-    );
-    await sleep(delay.ms, this.#call.signal);
+  /** Gives the current attempt's place in the rate-limit queue back, with what its answer said. */
+  #freePlace(headers?: Headers): void {
+    if (!this.#queued) return;
+    this.#queued = false;
+    const { throttle } = this.#transport.shared;
+    if (headers) throttle?.update(headers);
+    else throttle?.release();
   }
 
-  /**
-   * The body as text, read only up to `maxResponseBytes` counted after decompression and within
-   * the attempt's deadline: a bomb, an endless stream or a stalled server end the read.
-   */
-  async #readText(response: Response, deadline: Deadline): Promise<string> {
-    const limit = this.#transport.config.maxResponseBytes;
-    const body = response.body;
-    if (body === null) return '';
-    const declared = Number(response.headers.get('content-length'));
-    if (!response.headers.has('content-encoding') && declared > limit) {
-      cancel(response);
-      throw new ResponseTooLargeError(this.#target, response.status, limit);
-    }
-    const reader = body.getReader();
-    const stop = () => reader.cancel().catch(() => {});
-    deadline.signal.addEventListener('abort', stop, { once: true });
-    const chunks: Uint8Array[] = [];
-    let length = 0;
-    try {
-      while (true) {
-        const { done, value } = await reader.read();
-        if (deadline.signal.aborted) throw deadline.signal.reason;
-        if (done) break;
-        length += value.length;
-        if (length > limit) {
-          void stop();
-          throw new ResponseTooLargeError(this.#target, response.status, limit);
-        }
-        chunks.push(value);
-      }
-    } finally {
-      deadline.signal.removeEventListener('abort', stop);
-    }
-    return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, length));
+  #nextContext(): AttemptContext {
+    this.#attemptNumber++;
+    const sent = this.#headers;
+    let headers: Headers | undefined;
+    return {
+      method: this.#target.method,
+      url: this.#target.url,
+      path: this.#request.path,
+      attempt: this.#attemptNumber,
+      // Built when a hook first reads it.
+      get headers() {
+        return (headers ??= new Headers(sent));
+      },
+    };
   }
 
   /** Runs one kind of hook in order; their arguments are built only when there is a hook to run. */
@@ -406,41 +491,21 @@ class Attempts {
     }
   }
 
-  #connectionError(error: unknown, deadline: Deadline): EmployeeRecognitionError {
-    if (error instanceof EmployeeRecognitionError) return error;
-    const aborted = this.#abortError();
-    if (aborted) return aborted;
-    if (deadline.timedOut) {
-      return new ApiTimeoutError(
-        this.#target,
-        `${this.#describe()} timed out after ${this.#call.timeout} ms.`,
-      );
-    }
-    return new ApiConnectionError(
-      this.#target,
-      `Connection error: ${this.#describe()}: ${redactSecrets(networkReason(error), this.#credential)}`,
-      { cause: error },
-    );
-  }
-
-  /** Anything thrown outside an attempt (the queue, a hook, a wait) as the SDK's own error. */
-  #toSdkError(error: unknown): EmployeeRecognitionError {
-    if (error instanceof EmployeeRecognitionError) return error;
-    return (
-      this.#abortError() ??
-      new EmployeeRecognitionError(`${this.#describe()} failed: ${networkReason(error)}`, {
-        cause: error,
-      })
-    );
-  }
-
-  /** The caller's cancellation, whatever the platform threw when the signal fired. */
-  #abortError(): ApiUserAbortError | undefined {
-    const { signal } = this.#call;
-    if (!signal?.aborted) return undefined;
-    return new ApiUserAbortError(this.#target, `${this.#describe()} was aborted.`, {
-      cause: signal.reason,
+  /** Any failure as the SDK's own error; no ky object survives it. */
+  #failure(error: unknown): EmployeeRecognitionError {
+    return transferError(error, {
+      target: this.#target,
+      timeout: this.#call.timeout,
+      signal: this.#call.signal,
+      redact: (text) => redactSecrets(text, this.#credential),
     });
+  }
+
+  /** Marks a failure as judged: ky gives it back to the call without another attempt. */
+  #finalize(error: unknown): EmployeeRecognitionError {
+    const failure = this.#failure(error);
+    this.#final = failure;
+    return failure;
   }
 
   #logWait(ms: number, cause: string, what: string): void {
@@ -465,12 +530,14 @@ class Attempts {
 }
 
 /** The credential for the next attempt: the string, or what the function returns, checked. */
-function credentialSource(apiKey: ApiKeySource): (forceRefresh: boolean) => Promise<string> {
+function credentialSource(apiKey: ApiKeySource): Authorize {
   if (typeof apiKey === 'string') return async () => apiKey;
-  return async (forceRefresh) => {
+  return async (refused) => {
     let credential: unknown;
     try {
-      credential = await apiKey({ forceRefresh });
+      credential = await apiKey(
+        refused === undefined ? { forceRefresh: false } : { forceRefresh: true, refused },
+      );
     } catch (cause) {
       throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
     }
@@ -494,18 +561,6 @@ function requestUrl(baseUrl: string, request: ApiRequest): string {
   return query === '' ? url : `${url}?${query}`;
 }
 
-/**
- * The platform's words for a network failure, with undici's reason from `cause` brought up:
- * `ECONNREFUSED 127.0.0.1:4010` instead of `fetch failed`.
- */
-function networkReason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  if (typeof cause?.code === 'string') return cause.code;
-  return error.message;
-}
-
 function serialize(body: unknown): string {
   try {
     return JSON.stringify(body);
@@ -525,22 +580,6 @@ function parseBody(response: Response, text: string): unknown {
   } catch {
     return new NotJson(text);
   }
-}
-
-function cancel(response: Response): void {
-  response.body?.cancel().catch(() => {});
-}
-
-const utf8 = new TextDecoder();
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }
 
 function truncate(text: string): string {

@@ -12,7 +12,6 @@ import {
 import type { FetchOptions } from '../core/config.js';
 import {
   ApiConnectionError,
-  ApiTimeoutError,
   ApiUserAbortError,
   describeUnexpectedBody,
   EmployeeRecognitionError,
@@ -26,7 +25,7 @@ import {
 } from '../core/errors.js';
 import { type Log, redactSecrets } from '../core/logger.js';
 import { retryDelay } from '../core/retry.js';
-import { Deadline } from '../internal/timers.js';
+import { readBody, transferError } from '../core/transfer.js';
 
 /** What the token endpoint is asked, and how: the options of `clientCredentials`, resolved. */
 export interface EndpointSettings {
@@ -254,7 +253,7 @@ function tokenFetch(settings: EndpointSettings, redact: (text: string) => string
         redirect: init.redirect,
       });
     } catch (error) {
-      if (!(error instanceof HTTPError)) throw connectionError(error, target, settings, redact);
+      if (!(error instanceof HTTPError)) throw transferError(error, { target, timeout, redact });
       // A 5xx after the last retry: oauth4webapi reads it as an error answer.
       response = error.response;
     }
@@ -264,7 +263,12 @@ function tokenFetch(settings: EndpointSettings, redact: (text: string) => string
         `Connection error: ${target.method} ${url}: the server answered with a redirect the SDK does not follow.`,
       );
     }
-    const body = await readBody(response, target, settings, redact);
+    let body: string;
+    try {
+      body = await readBody(response, { target, maxBytes: settings.maxResponseBytes, timeout });
+    } catch (error) {
+      throw transferError(error, { target, timeout, redact });
+    }
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
       status: response.status,
       statusText: response.statusText,
@@ -276,81 +280,6 @@ function tokenFetch(settings: EndpointSettings, redact: (text: string) => string
 function retryCause(error: Error): string {
   if (error instanceof HTTPError) return `status ${error.response.status}`;
   return error instanceof TimeoutError ? 'timeout' : 'connection error';
-}
-
-function connectionError(
-  error: unknown,
-  target: RequestTarget,
-  settings: EndpointSettings,
-  redact: (text: string) => string,
-): EmployeeRecognitionError {
-  if (error instanceof EmployeeRecognitionError) return error;
-  if (error instanceof TimeoutError) {
-    return new ApiTimeoutError(
-      target,
-      `${target.method} ${target.url} timed out after ${settings.timeout} ms.`,
-    );
-  }
-  return new ApiConnectionError(
-    target,
-    `Connection error: ${target.method} ${target.url}: ${redact(networkReason(error))}`,
-  );
-}
-
-/** The platform's reason for a network failure, undici's `cause` brought up (`ECONNREFUSED …`). */
-function networkReason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  if (typeof cause?.code === 'string') return cause.code;
-  return error.message;
-}
-
-/** The whole body, read within the timeout and up to `maxResponseBytes`. */
-async function readBody(
-  response: Response,
-  target: RequestTarget,
-  settings: EndpointSettings,
-  redact: (text: string) => string,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const limit = settings.maxResponseBytes;
-  const reader = response.body?.getReader();
-  if (reader === undefined) return new Uint8Array();
-  const deadline = new Deadline(settings.timeout, undefined);
-  const stop = () => reader.cancel().catch(() => {});
-  deadline.signal.addEventListener('abort', stop, { once: true });
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (deadline.timedOut) {
-        throw new ApiTimeoutError(
-          target,
-          `${target.method} ${target.url} timed out after ${settings.timeout} ms.`,
-        );
-      }
-      if (done) break;
-      length += value.length;
-      if (length > limit) {
-        void stop();
-        throw new ResponseTooLargeError(target, response.status, limit);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    throw connectionError(error, target, settings, redact);
-  } finally {
-    deadline.signal.removeEventListener('abort', stop);
-    deadline.dispose();
-  }
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return whole;
 }
 
 /** An OAuth error body (RFC 6749 §5.2), or undefined when the text is not one. */

@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+import { ForceRetryError, HTTPError as KyHTTPError, TimeoutError as KyTimeoutError } from 'ky';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -16,6 +18,7 @@ import {
   UnprocessableEntityError,
 } from '../../src/core/errors.js';
 import {
+  type ApiKeyContext,
   type AttemptContext,
   ConfigurationError,
   type ResponseContext,
@@ -228,6 +231,51 @@ describe('token refresh', () => {
     expect(requests.map((request) => request.headers.get('authorization'))).toEqual([
       'Bearer stale-token-123',
       'Bearer fresh-token-123',
+    ]);
+  });
+
+  it('names the refused credential, so a token provider refreshes only the token it still holds', async () => {
+    script(
+      'get',
+      USERS_URL,
+      () => HttpResponse.json(errorBody('unauthorized', 'expired'), { status: 401 }),
+      ok,
+    );
+    const contexts: ApiKeyContext[] = [];
+    const apiKey = (context: ApiKeyContext) => {
+      contexts.push(context);
+      return context.forceRefresh ? 'fresh-token-123' : 'stale-token-123';
+    };
+    await getUsers({ apiKey });
+    expect(contexts).toEqual([
+      { forceRefresh: false },
+      { forceRefresh: true, refused: 'stale-token-123' },
+    ]);
+  });
+
+  it('refreshes once after the retries are spent: the refresh is not one of maxRetries', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const requests = script(
+      'get',
+      USERS_URL,
+      () => new HttpResponse(null, { status: 503 }),
+      () => new HttpResponse(null, { status: 503 }),
+      () => HttpResponse.json(errorBody('unauthorized', 'expired'), { status: 401 }),
+      ok,
+    );
+    const { error, value } = await settleWithFakeTimers(() =>
+      getUsers({
+        apiKey: ({ forceRefresh }) => (forceRefresh ? 'fresh-token-1' : 'old-token-1'),
+        maxRetries: 2,
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(value).toBeDefined();
+    expect(requests.map((request) => request.headers.get('authorization'))).toEqual([
+      'Bearer old-token-1',
+      'Bearer old-token-1',
+      'Bearer old-token-1',
+      'Bearer fresh-token-1',
     ]);
   });
 
@@ -444,3 +492,109 @@ describe('headers', () => {
     expect(requests).toHaveLength(0);
   });
 });
+
+describe('no ky object leaves the engine', () => {
+  // ky's errors hold the Request, and with it the Authorization header.
+  const isKyObject = (value: unknown) =>
+    value instanceof Request ||
+    value instanceof KyHTTPError ||
+    value instanceof KyTimeoutError ||
+    value instanceof ForceRetryError;
+
+  /** Every object reachable from `root` through own properties and `cause`. */
+  function reachable(root: unknown): unknown[] {
+    const seen = new Set<unknown>();
+    const pending = [root];
+    while (pending.length > 0) {
+      const value = pending.pop();
+      if (value === null || (typeof value !== 'object' && typeof value !== 'function')) continue;
+      if (seen.has(value)) continue;
+      seen.add(value);
+      for (const key of Reflect.ownKeys(value)) {
+        const descriptor = Object.getOwnPropertyDescriptor(value, key);
+        if (descriptor && 'value' in descriptor) pending.push(descriptor.value);
+      }
+      if (value instanceof Error) pending.push(value.cause);
+    }
+    return [...seen];
+  }
+
+  const hang = () => new Promise<Response>(() => {});
+  const failures: Array<[string, () => void, ClientOptionsForCase?, RequestOptionsForCase?]> = [
+    ['a timeout', () => server.use(http.get(USERS_URL, hang)), { timeout: 100, maxRetries: 1 }],
+    [
+      '503s past maxRetries',
+      () => script('get', USERS_URL, () => new HttpResponse(null, { status: 503 })),
+    ],
+    [
+      'a second 401 after a refresh',
+      () => script('get', USERS_URL, () => new HttpResponse(null, { status: 401 })),
+      { apiKey: () => 'token-refused-twice' },
+    ],
+    ['a connection failure', () => server.use(http.get(USERS_URL, () => HttpResponse.error()))],
+    [
+      'a redirect loop',
+      () =>
+        script(
+          'get',
+          USERS_URL,
+          () => new HttpResponse(null, { status: 302, headers: { location: USERS_URL } }),
+        ),
+    ],
+    [
+      'a body over the cap',
+      () => script('get', USERS_URL, () => HttpResponse.json({ data: 'x'.repeat(100) })),
+      { maxResponseBytes: 10 },
+    ],
+    [
+      'a hook that throws',
+      () => script('get', USERS_URL, ok),
+      {
+        hooks: {
+          afterResponse: [
+            () => {
+              throw new Error('hook down');
+            },
+          ],
+        },
+      },
+    ],
+    [
+      'an abort',
+      () => script('get', USERS_URL, ok),
+      {},
+      { signal: AbortSignal.abort(new Error('left')) },
+    ],
+  ];
+
+  it.each(failures)(
+    '%s: the error, its causes and every hook argument hold none',
+    async (_case, arrange, options = {}, call) => {
+      vi.spyOn(Math, 'random').mockReturnValue(0);
+      arrange();
+      const seen: unknown[] = [];
+      const record = (...args: unknown[]) => void seen.push(...args);
+      const hooks = {
+        beforeRequest: [record],
+        afterResponse: [record, ...(options.hooks?.afterResponse ?? [])],
+        beforeRetry: [record],
+        beforeError: [record],
+      };
+      const logger = { debug: record, info: record, warn: record, error: record };
+      const { error } = await settleWithFakeTimers(() =>
+        getUsers({ ...options, hooks, logger, logLevel: 'debug' }, call),
+      );
+      expect(error).toBeInstanceOf(EmployeeRecognitionError);
+      const everything = [error, ...seen].flatMap(reachable);
+      expect(everything.filter(isKyObject)).toEqual([]);
+      expect(inspect(error, { depth: 10, showHidden: true })).not.toMatch(
+        /HTTPError|TimeoutError \[|ForceRetryError|Forced retry/,
+      );
+    },
+  );
+});
+
+type ClientOptionsForCase = Parameters<typeof getUsers>[0] & {
+  hooks?: { afterResponse?: Array<() => void> };
+};
+type RequestOptionsForCase = Parameters<typeof getUsers>[1];
