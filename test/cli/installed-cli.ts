@@ -7,7 +7,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -69,7 +68,7 @@ async function step(file: string, args: string[], cwd: string): Promise<string> 
 }
 
 // The package built into `work`, packed, and installed from the tarball into `project`.
-async function buildAndInstall(work: string, project: string, msw: boolean): Promise<void> {
+async function buildAndInstall(work: string, project: string): Promise<void> {
   const packageDir = join(work, 'package');
   mkdirSync(packageDir);
   mkdirSync(project);
@@ -97,8 +96,8 @@ async function buildAndInstall(work: string, project: string, msw: boolean): Pro
     join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
   );
-  // Dependencies come from npm's cache when it has them.
-  const extras = msw ? [`msw@${installedVersion('msw')}`] : [];
+  // Dependencies come from npm's cache when it has them. No msw: the CLI runs without the
+  // testing kit's optional peer, as a customer's project that never added it.
   await step(
     'npm',
     [
@@ -108,22 +107,17 @@ async function buildAndInstall(work: string, project: string, msw: boolean): Pro
       '--no-fund',
       '--ignore-scripts',
       join(work, filename),
-      ...extras,
     ],
     project,
   );
 }
 
-/**
- * Builds, packs and installs the package into a fresh project (5 to 10 s). With `msw` (the
- * default), the project also has msw, the testing entry's optional peer, which `mock` and
- * `trigger` need: the version this repository tests with.
- */
-export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
+/** Builds, packs and installs the package into a fresh project, without msw (5 to 10 s). */
+export async function installCli(): Promise<InstalledCli> {
   const work = mkdtempSync(join(tmpdir(), 'er-cli-'));
   const project = join(work, 'project');
   try {
-    await buildAndInstall(work, project, msw);
+    await buildAndInstall(work, project);
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
     throw error;
@@ -204,11 +198,6 @@ export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
       rmSync(work, { recursive: true, force: true });
     },
   };
-}
-
-function installedVersion(name: string): string {
-  const manifest = join(root, 'node_modules', name, 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 // The tests set what the CLI reads; nothing of the developer's shell leaks in.
