@@ -2,14 +2,7 @@
 // tarball into a fresh project, then run through node_modules/.bin. Nothing here touches the
 // shared dist/: the build goes to a temporary copy of the package.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
