@@ -34,6 +34,7 @@ const shared: Options = {
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
     oauth: 'src/oauth/index.ts',
+    'testing-msw': 'src/testing/msw.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.

@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@employee-recognition\/sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^@employee-recognition\/sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^@employee-recognition\/sdk\/oauth$/, replacement: src('oauth/index.ts') },
+      { find: /^@employee-recognition\/sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^@employee-recognition\/sdk$/, replacement: src('index.ts') },
     ],
   },

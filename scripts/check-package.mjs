@@ -292,6 +292,188 @@ const STRICT = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Test runners: the testing kit as customers' suites load it (docs/testing.md).
+
+/** Jest, pinned to the release the docs' example is checked with. */
+const JEST = 'jest@30.5.2';
+
+/**
+ * The CommonJS Jest example of docs/testing.md as published: the ```js block right after its
+ * `<!-- jest-example` comment, so the page shows exactly what CI runs.
+ */
+function jestExample() {
+  const page = readFileSync(join(root, 'docs', 'testing.md'), 'utf8');
+  const block = /<!-- jest-example[^]*?-->\s*```js\n([^]*?)\n```/.exec(page);
+  if (!block) throw new Error('docs/testing.md has no ```js block after <!-- jest-example');
+  return block[1];
+}
+
+/** Jest's CommonJS default: every entry loads, and msw only where the MSW handlers are. */
+const JEST_ENTRIES_TEST = `const sdk = require('@employee-recognition/sdk');
+const webhooks = require('@employee-recognition/sdk/webhooks');
+const testing = require('@employee-recognition/sdk/testing');
+
+test('., /webhooks and /testing load and share their classes', () => {
+  expect(typeof sdk.Client).toBe('function');
+  expect(typeof webhooks.verifyWebhook).toBe('function');
+  expect(typeof testing.createMockApi).toBe('function');
+  expect(new webhooks.WebhookVerificationError('invalid_signature', 'x')).toBeInstanceOf(
+    sdk.EmployeeRecognitionError,
+  );
+});
+
+test('/testing needs no msw: with msw made to throw, it still loads and serves', async () => {
+  let testing;
+  jest.isolateModules(() => {
+    jest.doMock('msw', () => {
+      throw new Error('msw was loaded');
+    });
+    testing = require('@employee-recognition/sdk/testing');
+  });
+  jest.dontMock('msw');
+  const mock = testing.createMockApi();
+  const response = await mock.fetch('/v1/teams', {
+    headers: { authorization: 'Bearer ' + mock.testKey },
+  });
+  expect(response.status).toBe(200);
+  await mock.close();
+});
+
+test('/testing/msw fails, if at all, inside msw (its CommonJS build requires ESM-only rettime)', () => {
+  let error;
+  try {
+    require('@employee-recognition/sdk/testing/msw');
+  } catch (caught) {
+    error = caught;
+  }
+  if (error) expect(String(error.stack)).toMatch(/node_modules[\\\\/](msw|rettime)[\\\\/]/);
+});
+`;
+
+/** Jest with ESM (Node's VM modules): every entry, the MSW handlers intercepting the SDK's fetch. */
+const JEST_ESM_TEST = `import { Client } from '@employee-recognition/sdk';
+import { signWebhook } from '@employee-recognition/sdk/testing';
+import { createMockApi } from '@employee-recognition/sdk/testing/msw';
+import { verifyWebhook } from '@employee-recognition/sdk/webhooks';
+import { setupServer } from 'msw/node';
+
+const mock = createMockApi({ recognitions: 7 });
+const server = setupServer(...mock.handlers);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(async () => {
+  server.close();
+  await mock.close();
+});
+
+test('the MSW handlers answer the SDK through the global fetch', async () => {
+  const client = new Client({ baseUrl: mock.baseUrl, apiKey: mock.testKey });
+  const ids = [];
+  for await (const recognition of client.recognitions.list({ limit: 3 })) ids.push(recognition.id);
+  expect(ids).toHaveLength(7);
+  const body = JSON.stringify({ id: 'evt_1', type: 'user.created', created_at: '2026-11-21T09:30:00Z', data: {} });
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const event = await verifyWebhook(body, await signWebhook(body, secret), secret);
+  expect(event.type).toBe('user.created');
+});
+`;
+
+/** The same kit under Node's own test runner (CommonJS) and Bun's (ESM). */
+const runnerTest = (load, header) => `${header}
+${load}
+
+test('the mock serves the SDK over HTTP and through mock.fetch', async () => {
+  const server = await testing.startMockServer({ recognitions: 9 });
+  try {
+    const client = new sdk.Client({ baseUrl: server.url, apiKey: server.api.testKey });
+    let count = 0;
+    for await (const recognition of client.recognitions.list({ limit: 4 })) count += recognition.id ? 1 : 0;
+    assertEqual(count, 9);
+  } finally {
+    await server.close();
+  }
+  const mock = testing.createMockApi();
+  const direct = new sdk.Client({ fetch: mock.fetch, baseUrl: mock.baseUrl, apiKey: mock.testKey });
+  assertEqual((await direct.teams.list()).data.length, mock.store.teams.size);
+  const body = '{"id":"evt_1","type":"team.created","created_at":"2026-11-21T09:30:00Z","data":{}}';
+  const secret = testing.generateWebhookSecret();
+  const event = await webhooks.verifyWebhook(body, await testing.signWebhook(body, secret), secret);
+  assertEqual(event.type, 'team.created');
+  await mock.close();
+});
+`;
+
+const NODE_TEST = runnerTest(
+  `const sdk = require('@employee-recognition/sdk');
+const testing = require('@employee-recognition/sdk/testing');
+const webhooks = require('@employee-recognition/sdk/webhooks');`,
+  `const { test } = require('node:test');
+const { strictEqual: assertEqual } = require('node:assert');`,
+);
+
+const BUN_TEST = runnerTest(
+  `import * as sdk from '@employee-recognition/sdk';
+import * as testing from '@employee-recognition/sdk/testing';
+import * as webhooks from '@employee-recognition/sdk/webhooks';`,
+  `import { expect, test } from 'bun:test';
+const assertEqual = (actual, expected) => expect(actual).toBe(expected);`,
+);
+
+/**
+ * A CommonJS project with no test configuration at all, inside the consumer (whose node_modules
+ * hold the SDK, msw and Jest): Jest's defaults are what customers start from.
+ */
+function writeRunnerProject(project) {
+  const dir = join(project, 'runners');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'runners', version: '1.0.0', private: true, type: 'commonjs' }, null, 2)}\n`,
+  );
+  writeFileSync(join(dir, 'recognitions.test.js'), jestExample());
+  writeFileSync(join(dir, 'entries.test.js'), JEST_ENTRIES_TEST);
+  writeFileSync(join(dir, 'msw.test.mjs'), JEST_ESM_TEST);
+  writeFileSync(join(dir, 'node-runner.cjs'), NODE_TEST);
+  writeFileSync(join(dir, 'bun-runner.mjs'), BUN_TEST);
+}
+
+/** Runs one test runner in the runners project; its output's tail shows on failure. */
+async function runTests(project, file, args) {
+  const result = await run(file, args, {
+    cwd: join(project, 'runners'),
+    timeoutMs: 180_000,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  const lines = tail(result.output, result.code === 0 ? 8 : 40).filter((line) => line.trim());
+  for (const line of lines) indent(line);
+  if (result.timedOut) return 'timed out after 180 s';
+  return result.code === 0 ? undefined : `exit code ${result.code}`;
+}
+
+/** The checks of this section: `[name, () => failure | undefined]`. */
+function testRunnerChecks(project, runtimes) {
+  const jest = join(project, 'node_modules', 'jest', 'bin', 'jest.js');
+  const checks = [
+    [
+      'jest 30 cjs, default config (docs example)',
+      () => runTests(project, process.execPath, [jest, 'recognitions.test.js', 'entries.test.js']),
+    ],
+    [
+      'jest 30 esm + msw handlers',
+      () =>
+        runTests(project, process.execPath, ['--experimental-vm-modules', jest, 'msw.test.mjs']),
+    ],
+    ['node --test (cjs)', () => runTests(project, process.execPath, ['--test', 'node-runner.cjs'])],
+  ];
+  if (runtimes?.bun) {
+    checks.push([
+      'bun test',
+      () => runTests(project, runtimes.bun.path, ['test', './bun-runner.mjs']),
+    ]);
+  }
+  return checks;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The checks.
 
 function tail(output, lines = 25) {
@@ -333,9 +515,10 @@ async function installConsumer(workDir, tarball) {
     `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
   // msw is the ./testing entry's optional peer dependency: the same version as here.
-  const extras = ['msw', 'typescript', '@types/node'].map(
-    (name) => `${name}@${installedVersion(name)}`,
-  );
+  const extras = [
+    ...['msw', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`),
+    JEST,
+  ];
   indent(`npm install ${pkg.name} (tarball) ${extras.join(' ')}`);
   const result = await run(
     'npm',
@@ -361,6 +544,7 @@ async function installConsumer(workDir, tarball) {
     })
     .join(', ');
   indent(`installed ${installed.name}@${installed.version} with ${deps}`);
+  writeRunnerProject(project);
   writeFileSync(join(project, 'esm.mjs'), ESM_PROGRAM);
   writeFileSync(join(project, 'cjs.cjs'), CJS_PROGRAM);
   for (const [name, { type, module, resolution, dom, files }] of Object.entries(TYPE_CHECKS)) {
@@ -568,6 +752,7 @@ async function main() {
         await check(`node${version} esm import`, () => runProgram(node, project, 'esm.mjs'));
         await check(`node${version} cjs require`, () => runProgram(node, project, 'cjs.cjs'));
       }
+      for (const [name, body] of testRunnerChecks(project, runtimes)) await check(name, body);
       for (const name of Object.keys(TYPE_CHECKS)) {
         await check(`tsc ${name}`, () => typeCheck(project, name));
       }

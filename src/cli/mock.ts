@@ -6,7 +6,6 @@ import {
   parseCommandArgs,
   UsageError,
 } from './command.js';
-import { loadTesting } from './testing.js';
 import {
   DEFAULT_RATE_LIMIT_TIER,
   ENV_API_KEY,
@@ -58,9 +57,8 @@ Options:
       throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not "${values.tier}".`);
     }
 
-    const testing = await loadTesting(this.name);
-    if (!testing) return EXIT.failure;
-    const { startMockServer } = testing;
+    // Loaded here, so `api` and `export` start without the mock's code.
+    const { startMockServer } = await import('@employee-recognition/sdk/testing');
     let server;
     try {
       server = await startMockServer({

@@ -10,7 +10,6 @@ import {
   readJsonFile,
   UsageError,
 } from './command.js';
-import { loadTesting } from './testing.js';
 // Enough of a rejecting receiver's answer to show why it refused.
 const REPLY_SNIPPET_CHARS = 300;
 
@@ -52,9 +51,9 @@ Options:
     }
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
     const url = receiverUrl(values.url);
-    const testing = await loadTesting(this.name);
-    if (!testing) return EXIT.failure;
-    const { createMockApi, generateWebhookSecret, signWebhook } = testing;
+    // Loaded here, so `api` and `export` start without the mock's code.
+    const { createMockApi, generateWebhookSecret, signWebhook } =
+      await import('@employee-recognition/sdk/testing');
     let secret = values.secret ?? process.env[ENV_WEBHOOK_SECRET];
     if (secret) {
       await signWebhook('', secret).catch(() => {

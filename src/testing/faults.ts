@@ -1,5 +1,5 @@
 import { ERROR_CODES, HEADER_RETRY_AFTER } from '../contract.js';
-import { checkPattern, matchPath } from './routes.js';
+import { compilePath, type PathMatcher } from './routes.js';
 import { type ErrorStatus, errorBody } from './validation.js';
 
 /**
@@ -54,7 +54,7 @@ export type Fault =
 
 interface Armed {
   method: string | undefined;
-  path: string;
+  matches: PathMatcher;
   fault: Fault;
   remaining: number;
 }
@@ -79,8 +79,7 @@ export function createFaults(): MockFaults & {
     },
     take(method, path) {
       const match = armed.find(
-        (entry) =>
-          (entry.method === undefined || entry.method === method) && matchPath(entry.path, path),
+        (entry) => (entry.method === undefined || entry.method === method) && entry.matches(path),
       );
       if (!match) return undefined;
       if (--match.remaining === 0) armed = armed.filter((entry) => entry !== match);
@@ -120,12 +119,11 @@ function failure({ status = 503, retryAfter, body, headers }: FailOptions): Faul
   };
 }
 
-function parseRoute(route: FaultRoute): { method: string | undefined; path: string } {
+function parseRoute(route: FaultRoute): { method: string | undefined; matches: PathMatcher } {
   const parts = route.trim().split(/\s+/);
   const [method, path] = parts.length === 1 ? [undefined, parts[0]] : parts;
   if (parts.length > 2 || !path?.startsWith('/')) {
     throw new TypeError(`A fault route is "METHOD /path" or "/path", not ${JSON.stringify(route)}`);
   }
-  checkPattern(path);
-  return { method: method === '*' ? undefined : method?.toUpperCase(), path };
+  return { method: method === '*' ? undefined : method?.toUpperCase(), matches: compilePath(path) };
 }

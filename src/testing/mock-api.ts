@@ -1,8 +1,6 @@
-// The mock as one Request → Response function, `handle`, and its thin adapters: MSW handlers
-// and a fetch function (the node:http server is server.ts).
-import { type HttpHandler, http } from 'msw';
+// The mock as one Request → Response function, `handle`, and its thin adapter, a fetch function
+// (the node:http server is server.ts, the MSW handlers msw.ts: the one file that loads msw).
 import {
-  API_VERSION_PREFIX,
   DEFAULT_RATE_LIMIT_TIER,
   HEADER_IDEMPOTENCY_KEY,
   HEADER_REQUEST_ID,
@@ -33,7 +31,7 @@ export type MockFetch = (input: RequestInfo | URL, init?: RequestInit) => Promis
 
 /** A stateful, in-memory Employee Recognition API. */
 export interface MockApi {
-  /** The base URL the handlers intercept, without `/v1`. */
+  /** The base URL the mock answers below and relative `fetch` URLs point to, without `/v1`. */
   readonly baseUrl: string;
   /** The first credential of the `keys` option: by default an `rk_test_` key with every scope. */
   readonly testKey: string;
@@ -47,8 +45,6 @@ export interface MockApi {
   readonly requests: readonly RecordedRequest[];
   /** Every webhook delivery attempt, oldest first. */
   readonly deliveries: readonly DeliveryAttempt[];
-  /** MSW handlers for `setupServer(...api.handlers)` or `setupWorker(...)`. */
-  readonly handlers: HttpHandler[];
   /**
    * Answers a request as the API would. A dropped connection is `Response.error()`; a request
    * aborted while a fault delays it rejects with the signal's reason.
@@ -71,7 +67,7 @@ export interface MockApi {
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // Served without a credential, beside the API rather than in it, as services publish theirs.
-const OPENAPI_PATH = '/openapi.json';
+export const OPENAPI_PATH = '/openapi.json';
 const IDEMPOTENT_BY_KEY = new Set(['POST', 'PATCH']);
 // Unauthenticated requests share one allowance, as a service would count them per address.
 const ANONYMOUS = Symbol('anonymous');
@@ -199,13 +195,6 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     oauth,
     requests,
     deliveries: dispatcher.attempts,
-    // Every request below `${baseUrl}/v1/`, and the document beside it.
-    handlers: [
-      http.all(`${config.baseUrl}${API_VERSION_PREFIX}/*`, ({ request }) => handle(request)),
-      http.get(`${config.baseUrl}${OPENAPI_PATH}`, ({ request }) => handle(request)),
-      http.get(oauth.metadataUrl, ({ request }) => handle(request)),
-      http.post(oauth.tokenUrl, ({ request }) => handle(request)),
-    ],
     handle,
     fetch,
     emit: (type, data) => dispatcher.dispatch(type, data),

@@ -1,5 +1,4 @@
-// Which operation answers a request: the route table and msw's path matcher.
-import { matchRequestUrl } from 'msw';
+// Which operation answers a request: the route table and the path patterns routes and faults use.
 import type { Scope } from '../contract.js';
 import { getOperation, listAllOperation, listOperation, type Operation } from './operation.js';
 import { analyticsSummary } from './operations/analytics.js';
@@ -93,45 +92,74 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
-// Only the path below the base URL is routed, whatever host a request named, so it is matched
-// on an origin of its own.
-const ORIGIN = 'http://mock.invalid';
+/** Matches a path (below the base URL) and gives its parameters, or `undefined` when it does not match. */
+export type PathMatcher = (path: string) => Record<string, string> | undefined;
+
+const PARAMETER = /^:([A-Za-z_]\w*)$/;
+const REGEXP_SPECIAL = /[.+?^${}()|[\]\\]/g;
 
 /**
- * The path parameters when `path` (below the base URL) matches `pattern`, as MSW matches its
- * handlers: `:name` is one segment, `*` any rest, case and a trailing `/` do not matter.
+ * Compiles a path pattern as MSW reads its handlers' paths: `:name` is one whole, non-empty
+ * segment (percent-decoded into `name`), `*` any rest, slashes included; literal text matches in
+ * any case, and a trailing `/` does not matter. A pattern that is not one of these throws a
+ * TypeError, so a mistyped fault fails where it is armed rather than never matching. The mock's
+ * own matcher keeps msw out of everything but the MSW handlers (`/testing/msw`).
  */
-export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  let match: ReturnType<typeof matchRequestUrl>;
-  try {
-    match = matchRequestUrl(new URL(path, ORIGIN), pattern, ORIGIN);
-  } catch {
-    // A malformed %-escape in the path cannot name any record.
-    return undefined;
-  }
-  return match.matches ? (match.params as Record<string, string>) : undefined;
+export function compilePath(pattern: string): PathMatcher {
+  const invalid = (why: string) =>
+    new TypeError(`${JSON.stringify(pattern)} is not a path pattern: ${why}`);
+  if (!pattern.startsWith('/')) throw invalid('it must start with /');
+  const names: string[] = [];
+  const source = pattern
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((segment) => {
+      const parameter = PARAMETER.exec(segment)?.[1];
+      if (parameter !== undefined) {
+        if (names.includes(parameter)) throw invalid(`:${parameter} appears twice`);
+        names.push(parameter);
+        return '([^/]+)';
+      }
+      if (/[:?#]/.test(segment)) {
+        throw invalid(
+          `in ${JSON.stringify(segment)}: a parameter is a whole segment, :name, and a pattern has no query`,
+        );
+      }
+      return segment
+        .split(/\*+/)
+        .map((text) => text.replace(REGEXP_SPECIAL, '\\$&'))
+        .join('.*');
+    })
+    .join('/');
+  const regexp = new RegExp(`^${source}/?$`, 'i');
+  return (path) => {
+    const values = regexp.exec(path)?.slice(1);
+    if (!values) return undefined;
+    try {
+      return Object.fromEntries(
+        names.map((name, index) => [name, decodeURIComponent(values[index]!)]),
+      );
+    } catch {
+      // A malformed %-escape cannot name any record.
+      return undefined;
+    }
+  };
 }
 
-/** Throws a TypeError unless `pattern` is one the matcher can use. */
-export function checkPattern(pattern: string): void {
-  try {
-    matchRequestUrl(new URL(ORIGIN), pattern, ORIGIN);
-  } catch (error) {
-    throw new TypeError(`${JSON.stringify(pattern)} is not a path pattern: ${String(error)}`);
-  }
-}
+// Each route with its compiled path, in the table's order.
+const MATCHERS = ROUTES.map((route) => ({ route, match: compilePath(route.path) }));
 
 /** The route for a request and its path parameters, if any route matches. */
 export function findRoute(
   method: string,
   path: string,
 ): { route: Route; params: Record<string, string> } | undefined {
-  // MSW forgives a trailing `/`; the API does not, so an SDK that sent `/v1/recognitions/` for
-  // an empty id gets 404 here rather than the list.
+  // Patterns forgive a trailing `/`; the API does not, so an SDK that sent `/v1/recognitions/`
+  // for an empty id gets 404 here rather than the list.
   if (path.endsWith('/')) return undefined;
-  for (const route of ROUTES) {
+  for (const { route, match } of MATCHERS) {
     if (route.method !== method) continue;
-    const params = matchPath(route.path, path);
+    const params = match(path);
     if (params) return { route, params };
   }
   return undefined;

@@ -6,8 +6,7 @@ const COMMANDS = ['mock', 'trigger', 'api', 'export'];
 let cli: InstalledCli;
 
 beforeAll(async () => {
-  // No msw: the project of a customer who never added the testing entry's optional peer.
-  cli = await installCli({ msw: false });
+  cli = await installCli();
 }, 180_000);
 
 afterAll(async () => {
@@ -54,20 +53,4 @@ describe('employee-recognition', () => {
     expect(option.stderr).toContain("Unknown option '--prot'");
     expect(option.stderr).toContain('See employee-recognition mock --help.');
   });
-
-  it.each(['mock', 'trigger'])(
-    'says how to add msw when %s needs it and the project lacks it, with exit 1',
-    async (command) => {
-      const args =
-        command === 'trigger'
-          ? ['recognition.created', '--url', 'http://127.0.0.1:1']
-          : ['--port', '0'];
-      const result = await cli.run([command, ...args]);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('npm install --save-dev msw');
-      expect(result.stderr).toContain(
-        `npx -p msw -p @employee-recognition/sdk employee-recognition ${command}`,
-      );
-    },
-  );
 });

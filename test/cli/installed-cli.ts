@@ -2,15 +2,7 @@
 // tarball into a fresh project, then run through node_modules/.bin. Nothing here touches the
 // shared dist/: the build goes to a temporary copy of the package.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -69,7 +61,7 @@ export async function step(file: string, args: string[], cwd: string): Promise<s
 }
 
 // The package built into `work`, packed, and installed from the tarball into `project`.
-async function buildAndInstall(work: string, project: string, msw: boolean): Promise<void> {
+async function buildAndInstall(work: string, project: string): Promise<void> {
   const packageDir = join(work, 'package');
   mkdirSync(packageDir);
   mkdirSync(project);
@@ -97,8 +89,8 @@ async function buildAndInstall(work: string, project: string, msw: boolean): Pro
     join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
   );
-  // Dependencies come from npm's cache when it has them.
-  const extras = msw ? [`msw@${installedVersion('msw')}`] : [];
+  // Dependencies come from npm's cache when it has them. No msw: the CLI runs without the
+  // testing kit's optional peer, as a customer's project that never added it.
   await step(
     'npm',
     [
@@ -108,22 +100,17 @@ async function buildAndInstall(work: string, project: string, msw: boolean): Pro
       '--no-fund',
       '--ignore-scripts',
       join(work, filename),
-      ...extras,
     ],
     project,
   );
 }
 
-/**
- * Builds, packs and installs the package into a fresh project (5 to 10 s). With `msw` (the
- * default), the project also has msw, the testing entry's optional peer, which `mock` and
- * `trigger` need: the version this repository tests with.
- */
-export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
+/** Builds, packs and installs the package into a fresh project, without msw (5 to 10 s). */
+export async function installCli(): Promise<InstalledCli> {
   const work = mkdtempSync(join(tmpdir(), 'er-cli-'));
   const project = join(work, 'project');
   try {
-    await buildAndInstall(work, project, msw);
+    await buildAndInstall(work, project);
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
     throw error;
@@ -204,11 +191,6 @@ export async function installCli({ msw = true } = {}): Promise<InstalledCli> {
       rmSync(work, { recursive: true, force: true });
     },
   };
-}
-
-function installedVersion(name: string): string {
-  const manifest = join(root, 'node_modules', name, 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 // The tests set what the CLI reads; nothing of the developer's shell leaks in.

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@employee-recognition/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +26,10 @@ async function startMock(
 }
 
 describe('employee-recognition mock', () => {
+  it('runs in a project without msw: the mock needs none', () => {
+    expect(existsSync(join(cli.project, 'node_modules', 'msw'))).toBe(false);
+  });
+
   it('serves the seeded data, tier and window it is given to the SDK, and SIGTERM stops it with exit 0', async () => {
     const { mock, baseUrl, apiKey } = await startMock([
       '--seed',

@@ -1,9 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMockApi } from '@employee-recognition/sdk/testing';
-import { http, passthrough } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import openapi from '../../openapi.json' with { type: 'json' };
 import { call, createClock } from './support.js';
 
@@ -74,99 +70,5 @@ describe('GET /openapi.json', () => {
     const api = createMockApi();
     expect((await call(api, 'POST', '/openapi.json', { body: {} })).status).toBe(404);
     expect((await call(api, 'GET', '/openapi.yaml')).status).toBe(404);
-  });
-});
-
-describe('MSW handlers', () => {
-  const api = createMockApi({ recognitions: 40 });
-  const server = setupServer(...api.handlers);
-  const base = api.baseUrl;
-  const headers = { authorization: `Bearer ${api.testKey}` };
-
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-  afterEach(() => api.reset());
-  afterAll(async () => {
-    server.close();
-    await api.close();
-  });
-
-  it('serve the API at the base URL to plain fetch', async () => {
-    const response = await fetch(`${base}/v1/recognitions?limit=5`, { headers });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    expect(response.headers.get('x-ratelimit-limit')).toBe('100');
-    const body = await response.json();
-    expect(body.data).toHaveLength(5);
-    expect(body.pagination.total_pages).toBe(8);
-  });
-
-  it('keep state across requests', async () => {
-    const recipient = api.store.users.all()[1]!.id;
-    const created = await fetch(`${base}/v1/recognitions`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ recipient_id: recipient, message: 'Through MSW' }),
-    });
-    expect(created.status).toBe(201);
-    const { data } = await created.json();
-    const fetched = await fetch(`${base}/v1/recognitions/${data.id}`, { headers });
-    expect((await fetched.json()).data).toEqual(data);
-    const deleted = await fetch(`${base}/v1/recognitions/${data.id}`, {
-      method: 'DELETE',
-      headers,
-    });
-    expect(deleted.status).toBe(204);
-  });
-
-  it('answer errors, 401 and 404, in the contract shape', async () => {
-    const unauthorized = await fetch(`${base}/v1/teams`);
-    expect(unauthorized.status).toBe(401);
-    expect((await unauthorized.json()).error.code).toBe('unauthorized');
-    const missing = await fetch(`${base}/v1/nope`, { headers });
-    expect(missing.status).toBe(404);
-  });
-
-  it('turn a dropped connection into a rejected fetch', async () => {
-    api.faults.dropNext('GET /v1/teams');
-    await expect(fetch(`${base}/v1/teams`, { headers })).rejects.toThrow(TypeError);
-    expect((await fetch(`${base}/v1/teams`, { headers })).status).toBe(200);
-  });
-
-  it('pass through a fault’s raw body', async () => {
-    api.faults.failNext('GET /v1/users', { status: 502, body: '<h1>Bad Gateway</h1>' });
-    const response = await fetch(`${base}/v1/users`, { headers });
-    expect(response.status).toBe(502);
-    expect(await response.text()).toBe('<h1>Bad Gateway</h1>');
-  });
-
-  it('serve the OpenAPI document beside the API', async () => {
-    const response = await fetch(`${base}/openapi.json`);
-    expect(response.status).toBe(200);
-    expect((await response.json()).openapi).toMatch(/^3\.1\./);
-  });
-
-  it('leave other hosts to onUnhandledRequest', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    await expect(fetch('https://elsewhere.example/v1/teams')).rejects.toThrow();
-  });
-
-  it('let webhook deliveries reach a local receiver through passthrough', async () => {
-    const received: string[] = [];
-    const receiver = createServer((request, response) => {
-      received.push(request.headers['webhook-id'] as string);
-      response.writeHead(204).end();
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    try {
-      server.use(http.all(`${url}/*`, () => passthrough()));
-      api.store.webhooks.insert({ url: `${url}/hook`, events: ['*'] });
-      const event = await api.emit('team.created', { id: 't' });
-      expect(received).toEqual([event.id]);
-      expect(api.deliveries[0]).toMatchObject({ ok: true, status: 204 });
-    } finally {
-      server.resetHandlers();
-      await new Promise((resolve) => receiver.close(resolve));
-    }
   });
 });

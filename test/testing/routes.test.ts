@@ -1,7 +1,7 @@
 import { createMockApi } from '@employee-recognition/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { FACTORIES } from '../../src/testing/fixtures.js';
-import { ROUTES } from '../../src/testing/routes.js';
+import { compilePath, ROUTES } from '../../src/testing/routes.js';
 import { call } from './support.js';
 
 const api = createMockApi({ now: () => Date.parse('2026-11-21T12:00:00Z') });
@@ -115,5 +115,45 @@ describe('routing', () => {
       });
       expect(response.status, path).toBe(200);
     }
+  });
+});
+
+describe('compilePath', () => {
+  it('reads :name as one whole segment, percent-decoded', () => {
+    const match = compilePath('/v1/teams/:id/members/:userId');
+    expect(match('/v1/teams/t1/members/u%2F2')).toEqual({ id: 't1', userId: 'u/2' });
+    expect(match('/v1/teams/t1/members')).toBeUndefined();
+    expect(match('/v1/teams//members/u2')).toBeUndefined();
+    expect(match('/v1/teams/t1/x/members/u2')).toBeUndefined();
+  });
+
+  it('reads * as any rest, slashes included, and matches letters in any case', () => {
+    const match = compilePath('/v1/*');
+    for (const path of ['/v1/', '/v1/teams', '/V1/Teams/a/b'])
+      expect(match(path), path).toEqual({});
+    expect(match('/v2/teams')).toBeUndefined();
+    expect(compilePath('/v1/rec*')('/v1/recognitions/1')).toEqual({});
+  });
+
+  it('takes a trailing / on either side, and matches literal text literally', () => {
+    expect(compilePath('/v1/teams/')('/v1/teams')).toEqual({});
+    expect(compilePath('/v1/teams')('/v1/teams/')).toEqual({});
+    expect(compilePath('/v1/a.b')('/v1/aXb')).toBeUndefined();
+    expect(compilePath('/v1/(x)+')('/v1/(x)+')).toEqual({});
+  });
+
+  it('gives no match for a malformed %-escape in a parameter', () => {
+    expect(compilePath('/v1/users/:id')('/v1/users/%E0%A4%A')).toBeUndefined();
+  });
+
+  it.each([
+    ['v1/teams', 'must start with /'],
+    ['/v1/:', 'a parameter is a whole segment'],
+    ['/v1/a:id', 'a parameter is a whole segment'],
+    ['/v1/teams?limit=1', 'no query'],
+    ['/v1/:id/x/:id', ':id appears twice'],
+  ])('throws a TypeError for %s', (pattern, why) => {
+    expect(() => compilePath(pattern)).toThrow(TypeError);
+    expect(() => compilePath(pattern)).toThrow(why);
   });
 });

@@ -51,7 +51,16 @@ function fieldsRefusingUndefined(entries: readonly string[]): string[] {
       return checker.getTypeArguments(type as ts.TypeReference).forEach(input);
     }
     if (!ours(type.getSymbol() ?? type.aliasSymbol)) return;
-    for (const property of checker.getPropertiesOfType(type)) {
+    // An object with methods of its own, such as a mock handed back to createHandlers, is one
+    // the SDK made: its fields are outputs.
+    const properties = checker.getPropertiesOfType(type);
+    const madeBySdk = properties.some(
+      (property) =>
+        !(property.flags & ts.SymbolFlags.Optional) &&
+        checker.getTypeOfSymbol(property).getCallSignatures().length > 0,
+    );
+    if (madeBySdk) return api(type);
+    for (const property of properties) {
       const declaration = property.valueDeclaration ?? property.declarations?.[0];
       if (!declaration || !ours(property)) continue;
       const declared = checker.getTypeOfSymbol(property);

@@ -19,7 +19,7 @@ export interface InstalledServer {
 
 /** Builds, packs and installs the SDK and this package into a fresh project (10 to 20 s). */
 export async function installServer(): Promise<InstalledServer> {
-  const sdk: InstalledCli = await installCli({ msw: false });
+  const sdk: InstalledCli = await installCli();
   try {
     const work = join(sdk.project, '..', 'mcp');
     mkdirSync(work);
