@@ -26,6 +26,7 @@ const shared: Options = {
     index: 'src/index.ts',
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
+    redis: 'src/redis/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.

@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@employee-recognition\/sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^@employee-recognition\/sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^@employee-recognition\/sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^@employee-recognition\/sdk$/, replacement: src('index.ts') },
     ],
   },

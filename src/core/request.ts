@@ -31,7 +31,7 @@ import {
 import { Log, redactSecrets } from './logger.js';
 import { Deadline, sleep } from '../internal/timers.js';
 import { retryDelay, retryReason } from './retry.js';
-import { Throttle } from './throttle.js';
+import { createThrottle, type Pacer } from './throttle.js';
 import {
   type ApiRequest,
   NotJson,
@@ -50,7 +50,7 @@ const LOGGED_BODY_LENGTH = 1000;
 
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
-  throttle: Throttle | undefined;
+  throttle: Pacer | undefined;
 }
 
 /**
@@ -80,9 +80,7 @@ export class Transport {
       warn: (message) => this.log.warn(message),
       warned: new Set(),
     };
-    this.shared = shared ?? {
-      throttle: config.rateLimit === 'auto' ? new Throttle() : undefined,
-    };
+    this.shared = shared ?? { throttle: createThrottle(config, this.log) };
     this.#authorize = credentialSource(apiKey);
     this.#refreshable = typeof apiKey === 'function';
     this.#defaults = {
