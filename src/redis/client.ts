@@ -8,9 +8,12 @@ import { createHash } from 'node:crypto';
 /** The methods of a node-redis 4–6 client (or v4–6 cluster) the SDK calls. */
 export interface NodeRedisClientLike {
   /** node-redis 4.6+: connected and ready. Older v4 clusters have only `isOpen`. */
-  readonly isReady?: boolean;
+  readonly isReady?: boolean | undefined;
+  /** Connected (not necessarily ready): how node-redis and ioredis are told apart. */
   readonly isOpen: boolean;
+  /** Runs a loaded script by its SHA-1. */
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** Runs a script sent whole, which also loads it. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
@@ -18,7 +21,9 @@ export interface NodeRedisClientLike {
 export interface IoRedisClientLike {
   /** `'ready'` once connected and ready; `'connecting'`, `'reconnecting'`, `'end'` … otherwise. */
   readonly status: string;
+  /** Runs a loaded script by its SHA-1. */
   evalsha(sha1: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  /** Runs a script sent whole, which also loads it. */
   eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
 }
 

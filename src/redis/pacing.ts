@@ -20,7 +20,9 @@ export interface RedisStoreOptions {
 
 /** Defaults of {@link RedisStoreOptions}, and the store's timings, in one place. */
 export const REDIS_STORE_DEFAULTS = {
+  /** The start of every key's name. */
   prefix: 'employee-recognition:pacing:',
+  /** Milliseconds to wait for Redis before pacing a request locally. */
   timeout: 50,
   /** A request's place expires this long after it was taken: a dead worker's places come back. */
   placeTtlMs: 30_000,

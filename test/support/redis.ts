@@ -33,14 +33,14 @@ process.on('SIGTERM', () => server.kill('SIGTERM'));
 `;
 
 /** Whether this machine can run redis-server, and if not, the line that says how to. */
-export const redisServerAvailable =
+const redisServerAvailable =
   spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** A server the customer points the tests at, instead of one of their own. */
 const REDIS_URL = process.env.REDIS_URL || undefined;
 
 /** The one line a skipped Redis suite prints. */
-export const REDIS_SKIP_MESSAGE =
+const REDIS_SKIP_MESSAGE =
   'Redis tests skipped: redis-server is not installed. Install it (Debian/Ubuntu: apt-get install -y redis-server) or set REDIS_URL to a server to run them; CI does.';
 
 /** A server to test against: the test's own redis-server, or REDIS_URL's (which cannot be stopped). */
@@ -61,7 +61,7 @@ export async function redisTarget(): Promise<RedisTarget> {
 }
 
 /** A redis-server of a test's own. */
-export interface RedisServer {
+interface RedisServer {
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
   readonly port: number;
@@ -76,7 +76,7 @@ export interface RedisServer {
 }
 
 /** Starts redis-server on 127.0.0.1 at a free port, without persistence, in a temporary dir. */
-export async function startRedisServer(): Promise<RedisServer> {
+async function startRedisServer(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-redis-'));
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
