@@ -35,6 +35,7 @@ const shared: Options = {
     testing: 'src/testing/index.ts',
     oauth: 'src/oauth/index.ts',
     'testing-msw': 'src/testing/msw.ts',
+    redis: 'src/redis/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.

@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@employee-recognition\/sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^@employee-recognition\/sdk\/oauth$/, replacement: src('oauth/index.ts') },
       { find: /^@employee-recognition\/sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
+      { find: /^@employee-recognition\/sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^@employee-recognition\/sdk$/, replacement: src('index.ts') },
     ],
   },

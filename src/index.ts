@@ -11,11 +11,15 @@ export type {
   Hooks,
   Logger,
   LogLevel,
+  PacingStore,
+  PacingWindow,
   RequestOptions,
   ResponseContext,
   RetryContext,
+  SharedRateLimit,
 } from './core/config.js';
 export { ConfigurationError } from './core/config.js';
+export { definePacingStore } from './core/shared-throttle.js';
 export type { ApiErrorInit, ErrorDetail, RequestTarget, ResponseIssue } from './core/errors.js';
 export {
   ApiConnectionError,

@@ -30,6 +30,60 @@ export interface ApiKeyContext {
   refused?: string;
 }
 
+/** What an answer's X-RateLimit-* headers said about its key's window. */
+export interface PacingWindow {
+  /** Requests the window allows: the key's tier. */
+  limit: number;
+  /** Requests the window had left when the service answered. */
+  remaining: number;
+  /** When the window resets, in ms since the epoch, by the service's clock (X-RateLimit-Reset). */
+  resetAt: number;
+}
+
+/**
+ * Where clients that share a key keep its pacing, so they spend one rate limit together: what
+ * the service last said about the key's window, and the requests in flight. The SDK asks before
+ * every request and tells after every answer; the store decides, atomically, for every client at
+ * once. `RedisStore` from `@employee-recognition/sdk/redis` is one; docs/many-workers.md says how
+ * to write one for another engine.
+ */
+export interface PacingStore {
+  /**
+   * Asks for a place for one request under `key` (a hash of the service and the key's identity);
+   * `holder` names the place. Answers `0` when the request may go now (the store then counts it
+   * in flight until {@link release}, or until the place expires), a number of ms to wait before
+   * asking again, or `undefined` when it cannot tell: then the SDK paces locally. Rejecting counts
+   * as `undefined`, and so does an answer that is not a whole number from 0 to 61,000.
+   */
+  reserve(key: string, holder: string): Promise<number | undefined>;
+  /**
+   * Frees `holder`'s place under `key` once its answer came (or none will), and records what the
+   * answer said about the window, when it said something.
+   */
+  release(key: string, holder: string, window: PacingWindow | undefined): Promise<void>;
+}
+
+/**
+ * Where `definePacingStore()` puts the queue that drives a store. A registered symbol, so that a
+ * store made by another copy of the SDK (ESM beside CJS) works too.
+ */
+export const PACER = Symbol.for('@employee-recognition/sdk/pacer');
+
+/** `rateLimit` with a store: pacing shared by every client of the key that uses the same store. */
+export interface SharedRateLimit {
+  /**
+   * Where the clients keep the key's pacing: `new RedisStore({ client })` from
+   * `@employee-recognition/sdk/redis`, or a store of your own made with `definePacingStore()`.
+   */
+  store: PacingStore;
+  /**
+   * A stable name for the key in the store. By default an API key's own hash, or the `clientId`
+   * of an OAuth credential function such as `clientCredentials()`; required for any other
+   * credential function, whose tokens change. Clients pace together when key and baseUrl agree.
+   */
+  key?: string | undefined;
+}
+
 /** How much the SDK logs, from nothing to every attempt. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -128,9 +182,11 @@ export interface ClientOptions {
   headers?: Record<string, string | null | undefined> | undefined;
   /**
    * `'auto'` (the default) paces requests by the service's X-RateLimit-* headers, so bulk jobs
-   * run at the rate limit without 429s; `'off'` sends at once and retries a 429 after Retry-After.
+   * run at the rate limit without 429s; `'off'` sends at once and retries a 429 after Retry-After;
+   * `{ store }` shares the pacing with every process that uses the same key and store, such as
+   * workers on several machines through Redis (docs/many-workers.md).
    */
-  rateLimit?: 'auto' | 'off' | undefined;
+  rateLimit?: 'auto' | 'off' | SharedRateLimit | undefined;
   /** What the SDK logs. Default `'warn'`, or the `RECOGNITION_LOG` environment variable. */
   logLevel?: LogLevel | undefined;
   /** Where log lines go. Default `console`. */
@@ -198,7 +254,7 @@ export interface ClientConfig {
   fetch: typeof globalThis.fetch | undefined;
   fetchOptions: FetchOptions | undefined;
   headers: Record<string, string>;
-  rateLimit: 'auto' | 'off';
+  rateLimit: 'auto' | 'off' | SharedRateLimit;
   logLevel: LogLevel;
   logger: Logger;
   hooks: Required<Hooks>;
@@ -248,10 +304,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     fetch: checkFunction('fetch', options.fetch),
     fetchOptions: checkObject('fetchOptions', options.fetchOptions),
     headers: checkHeaders('headers', options.headers),
-    rateLimit: checkChoice('rateLimit', options.rateLimit ?? CLIENT_DEFAULTS.rateLimit, [
-      'auto',
-      'off',
-    ]),
+    rateLimit: checkRateLimit(options.rateLimit ?? CLIENT_DEFAULTS.rateLimit, apiKey),
     ...resolveLogging(options),
     hooks: mergeHooks(emptyHooks(), options.hooks, 'hooks'),
     maxResponseBytes: checkInteger(
@@ -408,6 +461,53 @@ export function normalizeBaseUrl(baseUrl: string): string {
     throw new ConfigurationError('baseUrl', '`baseUrl` must not hold a query or fragment.');
   }
   return trimmed;
+}
+
+/** `'auto'`, `'off'`, or a store with the key's identity settled now, so a missing one fails here. */
+function checkRateLimit(
+  rateLimit: unknown,
+  apiKey: ApiKeySource,
+): 'auto' | 'off' | SharedRateLimit {
+  if (typeof rateLimit !== 'object' || rateLimit === null) {
+    return checkChoice<'auto' | 'off'>('rateLimit', rateLimit, ['auto', 'off']);
+  }
+  const { store, key } = rateLimit as Partial<SharedRateLimit>;
+  if (
+    typeof store?.reserve !== 'function' ||
+    typeof store.release !== 'function' ||
+    typeof (store as Partial<Record<typeof PACER, unknown>>)[PACER] !== 'function'
+  ) {
+    throw new ConfigurationError(
+      'rateLimit.store',
+      '`rateLimit.store` must be a pacing store: `new RedisStore()` from @employee-recognition/sdk/redis, or your own made with `definePacingStore()`.',
+    );
+  }
+  if (key != null && (typeof key !== 'string' || key.trim() === '' || key.length > 256)) {
+    throw new ConfigurationError(
+      'rateLimit.key',
+      '`rateLimit.key` must be a name of 1 to 256 characters.',
+    );
+  }
+  // The caller's own object: a client from withOptions() that keeps it shares its parent's queue.
+  const shared = rateLimit as SharedRateLimit;
+  pacingIdentity(apiKey, shared);
+  return shared;
+}
+
+/**
+ * What names the key in a pacing store: the customer's `rateLimit.key`, else the API key itself
+ * (which the store only ever sees hashed), else the `clientId` of a credential function such as
+ * `clientCredentials()`. Any other function hands out tokens that change, and has no name.
+ */
+export function pacingIdentity(apiKey: ApiKeySource, rateLimit: SharedRateLimit): string {
+  if (rateLimit.key != null) return `key:${rateLimit.key}`;
+  if (typeof apiKey === 'string') return `api-key:${apiKey}`;
+  const clientId = (apiKey as { clientId?: unknown }).clientId;
+  if (typeof clientId === 'string' && clientId !== '') return `client-id:${clientId}`;
+  throw new ConfigurationError(
+    'rateLimit.key',
+    'A shared pacing store needs a stable name for the key: set `rateLimit.key`, since the credential function has no `clientId` and its tokens change.',
+  );
 }
 
 function checkChoice<T extends string>(option: string, value: unknown, choices: readonly T[]): T {

@@ -29,7 +29,7 @@ import {
 } from './errors.js';
 import { Log, redactSecrets } from './logger.js';
 import { retryDelay, retryReason } from './retry.js';
-import { Throttle } from './throttle.js';
+import { createThrottle, type Pacer } from './throttle.js';
 import { cancel, readBody, transferError } from './transfer.js';
 import {
   type ApiRequest,
@@ -66,7 +66,7 @@ const ENGINE_RETRY = {
 
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
-  throttle: Throttle | undefined;
+  throttle: Pacer | undefined;
 }
 
 /** The credential for the next attempt; after a 401, given the credential the service refused. */
@@ -100,9 +100,7 @@ export class Transport {
       warn: (message) => this.log.warn(message),
       warned: new Set(),
     };
-    this.shared = shared ?? {
-      throttle: config.rateLimit === 'auto' ? new Throttle() : undefined,
-    };
+    this.shared = shared ?? { throttle: createThrottle(config, this.log) };
     this.#authorize = credentialSource(apiKey);
     this.#refreshable = typeof apiKey === 'function';
     this.#defaults = {

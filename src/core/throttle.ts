@@ -1,5 +1,7 @@
 import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
+import { type ClientConfig, PACER, pacingIdentity } from './config.js';
 import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
+import type { Log } from './logger.js';
 
 /** What a call hands the queue: who it is, how long it may wait, and whom to tell when it does. */
 export interface AcquireOptions {
@@ -16,7 +18,36 @@ export interface AcquireOptions {
 const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
 // X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
 // first request, reads up to a second longer than the cap. Refusing it would fail every bulk job.
-const RESET_ROUNDING_MS = 1000;
+export const RESET_ROUNDING_MS = 1000;
+
+/**
+ * A client's rate-limit queue, as the request core uses it: a place before each attempt, and the
+ * answer (or its absence) after.
+ */
+export interface Pacer {
+  /** Resolves when the call may be sent; rejects on abort, past the deadline or the 60 s cap. */
+  acquire(options: AcquireOptions): Promise<void>;
+  /** Records what an answer said about the window and frees its place. */
+  update(headers: Headers): void;
+  /** Frees the place of a request that got no answer with headers. */
+  release(): void;
+}
+
+/** How a store made by `definePacingStore()` (or `new RedisStore()`) makes a client's queue. */
+export type PacerFactory = (key: Promise<string>, log: Log) => Pacer;
+
+/**
+ * The client's queue for its `rateLimit` option: none for `'off'`, in memory for `'auto'`, and for
+ * a store the queue the store brings (core/shared-throttle.ts), so that a client without one
+ * carries none of that code.
+ */
+export function createThrottle(config: ClientConfig, log: Log): Pacer | undefined {
+  const { rateLimit } = config;
+  if (rateLimit === 'off') return undefined;
+  if (rateLimit === 'auto') return new Throttle();
+  const pacer = (rateLimit.store as unknown as Record<typeof PACER, PacerFactory>)[PACER];
+  return pacer(storeKey(config.baseUrl, pacingIdentity(config.apiKey, rateLimit)), log);
+}
 
 interface Waiter {
   readonly options: AcquireOptions;
@@ -41,7 +72,7 @@ interface Waiter {
  * the part of the window's spending its own answers account for. Alone it has all of it; four
  * clients of one key each take about a quarter, and a window ends with at most a few 429s.
  */
-export class Throttle {
+export class Throttle implements Pacer {
   /** The tier, from X-RateLimit-Limit. */
   #limit = 0;
   /** What the server last said the window allows; undefined while no window is known. */
@@ -108,6 +139,14 @@ export class Throttle {
   /** Records what an answer said about the window and frees its place. */
   update(headers: Headers): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
+    this.observe(headers);
+  }
+
+  /**
+   * Records what an answer to a request this queue did not send said about the window: a shared
+   * store's request, so that local pacing knows the window if the store stops answering.
+   */
+  observe(headers: Headers): void {
     const info = parseRateLimit(headers);
     if (info) {
       const resetAt = info.reset.getTime();
@@ -194,7 +233,7 @@ export class Throttle {
     if (waiter.settled) return false;
     const { target, deadline, onWait } = waiter.options;
     if (deadline !== undefined && now >= deadline) {
-      this.#settle(waiter, this.#timeoutError(target, 0));
+      this.#settle(waiter, timeoutError(target, 0));
       return false;
     }
     if (!this.#blockedUntilReset(now)) return true;
@@ -213,7 +252,7 @@ export class Throttle {
       return false;
     }
     if (deadline !== undefined && deadline < this.#resetAt) {
-      this.#settle(waiter, this.#timeoutError(target, ms));
+      this.#settle(waiter, timeoutError(target, ms));
       return false;
     }
     if (!waiter.notified) {
@@ -221,14 +260,6 @@ export class Throttle {
       onWait?.(ms, WAIT_CAUSE);
     }
     return true;
-  }
-
-  #timeoutError(target: RequestTarget, resetInMs: number): ApiTimeoutError {
-    const when = resetInMs > 0 ? ` (the window resets in ${Math.ceil(resetInMs / 1000)} s)` : '';
-    return new ApiTimeoutError(
-      target,
-      `${target.method} ${target.url} would wait for the rate limit${when} beyond its timeout.`,
-    );
   }
 
   #settle(waiter: Waiter, error?: unknown): void {
@@ -331,4 +362,29 @@ export class Throttle {
     this.#deadlineTimer = undefined;
     this.#deadlineTimerAt = Infinity;
   }
+}
+
+/** The error of a call whose wait for the rate limit would pass its deadline. */
+export function timeoutError(target: RequestTarget, resetInMs: number): ApiTimeoutError {
+  const when = resetInMs > 0 ? ` (the window resets in ${Math.ceil(resetInMs / 1000)} s)` : '';
+  return new ApiTimeoutError(
+    target,
+    `${target.method} ${target.url} would wait for the rate limit${when} beyond its timeout.`,
+  );
+}
+
+/**
+ * The key's name in a store: SHA-256 of the service's address and the key's identity, 32 hex
+ * digits. The store never sees the identity itself, so an API key never reaches it.
+ */
+async function storeKey(baseUrl: string, identity: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`${baseUrl}\n${identity}`),
+  );
+  return hex(new Uint8Array(digest, 0, 16));
+}
+
+export function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

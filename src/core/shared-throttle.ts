@@ -1,0 +1,292 @@
+/**
+ * Pacing shared through a store (`rateLimit: { store }`): the queue that asks the store, and
+ * `definePacingStore()`, which gives a store that queue. Imported only by stores, so a client
+ * pacing in memory carries none of it.
+ */
+import type { Log } from './logger.js';
+import { ConfigurationError, type PacingStore, PACER } from './config.js';
+import { parseRateLimit, MAX_WAIT_MS } from '../internal/headers.js';
+import {
+  type AcquireOptions,
+  hex,
+  type Pacer,
+  type PacerFactory,
+  RESET_ROUNDING_MS,
+  Throttle,
+  timeoutError,
+} from './throttle.js';
+
+const WAIT_CAUSE = 'rate limit: shared pacing store';
+
+/**
+ * Makes `store` one a client can use as `rateLimit: { store }`: the SDK drives it with the queue
+ * below. For a store of another engine than Redis (docs/many-workers.md says what it must do).
+ */
+export function definePacingStore<Store extends PacingStore>(store: Store): Store {
+  if (
+    typeof store?.reserve !== 'function' ||
+    typeof store.release !== 'function' ||
+    !Object.isExtensible(store)
+  ) {
+    throw new ConfigurationError(
+      'store',
+      'definePacingStore() takes an object with reserve and release methods that is not frozen.',
+    );
+  }
+  const pacer: PacerFactory = (key, log) => new SharedThrottle(store, key, log);
+  Object.defineProperty(store, PACER, { value: pacer });
+  return store;
+}
+
+/** A store that has not answered in this long counts as unable to tell. */
+const STORE_TIMEOUT_MS = 1000;
+/** After a store could not tell, calls pace locally this long before it is asked again. */
+const STORE_RETRY_MS = 1000;
+/** The longest wait a store may answer: the cap, and the reset header's rounding. */
+const MAX_STORE_WAIT_MS = MAX_WAIT_MS + RESET_ROUNDING_MS;
+/** A place this client took in its local queue, while the store could not tell. */
+const LOCAL = Symbol('local');
+
+interface SharedWaiter {
+  readonly options: AcquireOptions;
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly onAbort: (() => void) | undefined;
+  notified: boolean;
+  settled: boolean;
+}
+
+/**
+ * Pacing shared through a {@link PacingStore} (`rateLimit: { store }`): every process of a key asks
+ * the store before each request, and the store, which hears every process's answers, says "send"
+ * or "wait this long". Calls of this client still queue here, first come first served; only the
+ * first asks, so a long queue costs the store one question at a time.
+ *
+ * A store that cannot tell (down, slow, failing, or answering garbage) never fails a call: the
+ * call is paced by a local {@link Throttle}, which has seen every answer and so knows the window,
+ * the change is logged once at warn, and the store is asked again a second later.
+ */
+export class SharedThrottle implements Pacer {
+  readonly #store: PacingStore;
+  readonly #key: Promise<string>;
+  readonly #log: Log;
+  readonly #local = new Throttle();
+  /** Names this client's places in the store: random, so that no two clients share one. */
+  readonly #id = randomId();
+  #sequence = 0;
+  /** This client's places, oldest first: a holder in the store, or one of the local queue. */
+  #places: Array<string | typeof LOCAL> = [];
+  #queue: SharedWaiter[] = [];
+  #pumping = false;
+  /** Ends the pump's wait early: a place was freed here, or the call at the front left. */
+  #wake: (() => void) | undefined;
+  /** Until then calls pace locally without asking: the store could not tell a moment ago. */
+  #localUntil = 0;
+  /** Whether the store's failure was logged, and not yet its return. */
+  #warned = false;
+
+  constructor(store: PacingStore, key: Promise<string>, log: Log) {
+    this.#store = store;
+    this.#key = key;
+    this.#log = log;
+    // A key that cannot be computed (no Web Crypto) shows when the store is first asked.
+    key.catch(() => {});
+  }
+
+  acquire(options: AcquireOptions): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: SharedWaiter = {
+        options,
+        resolve,
+        reject,
+        onAbort:
+          signal &&
+          (() => {
+            this.#settle(waiter, signal.reason);
+            this.#wake?.();
+          }),
+        notified: false,
+        settled: false,
+      };
+      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.#queue.push(waiter);
+      void this.#pump();
+    });
+  }
+
+  update(headers: Headers): void {
+    const place = this.#places.shift();
+    if (place === LOCAL) {
+      this.#local.update(headers);
+    } else {
+      this.#local.observe(headers);
+      if (place !== undefined) this.#free(place, headers);
+    }
+    this.#wake?.();
+  }
+
+  release(): void {
+    const place = this.#places.shift();
+    if (place === LOCAL) this.#local.release();
+    else if (place !== undefined) this.#free(place, undefined);
+    this.#wake?.();
+  }
+
+  /** Serves the queue from its front, one question to the store at a time, until it is empty. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      let waiter: SharedWaiter | undefined;
+      while ((waiter = this.#front()) !== undefined) {
+        const { deadline, target } = waiter.options;
+        if (deadline !== undefined && Date.now() >= deadline) {
+          this.#settle(waiter, timeoutError(target, 0));
+          continue;
+        }
+        if (Date.now() < this.#localUntil) {
+          this.#paceLocally(waiter);
+          continue;
+        }
+        const holder = `${this.#id}:${++this.#sequence}`;
+        const wait = await this.#ask(holder);
+        if (wait === undefined) {
+          this.#localUntil = Date.now() + STORE_RETRY_MS;
+          this.#paceLocally(waiter);
+        } else if (wait === 0) {
+          if (waiter.settled) {
+            // Aborted while the store answered: give the place back at once.
+            this.#free(holder, undefined);
+          } else {
+            this.#places.push(holder);
+            this.#settle(waiter);
+          }
+        } else {
+          this.#judge(wait);
+          await this.#sleep(wait);
+        }
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** The first call still waiting, dropping those that left. */
+  #front(): SharedWaiter | undefined {
+    while (this.#queue[0]?.settled) this.#queue.shift();
+    return this.#queue[0];
+  }
+
+  /**
+   * The store's answer as a wait in ms, or undefined when it cannot tell: it failed, took longer
+   * than a second, or answered what no window explains. Its failure is logged once, and its
+   * return after that.
+   */
+  async #ask(holder: string): Promise<number | undefined> {
+    let wait: unknown;
+    let reason = 'it could not tell';
+    try {
+      wait = await bounded(this.#store.reserve(await this.#key, holder));
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    if (
+      typeof wait === 'number' &&
+      Number.isInteger(wait) &&
+      wait >= 0 &&
+      wait <= MAX_STORE_WAIT_MS
+    ) {
+      if (this.#warned) {
+        this.#warned = false;
+        this.#log.info('The pacing store answers again: pacing is shared again.');
+      }
+      return wait;
+    }
+    if (wait !== undefined) reason = 'it answered a wait no window explains';
+    if (!this.#warned) {
+      this.#warned = true;
+      this.#log.warn(
+        `The pacing store is unavailable (${reason}): pacing locally, from this client's answers, until it answers again.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** Hands a call to the local queue, which paces it from the answers this client has seen. */
+  #paceLocally(waiter: SharedWaiter): void {
+    this.#detach(waiter);
+    this.#local.acquire(waiter.options).then(() => {
+      this.#places.push(LOCAL);
+      waiter.resolve();
+    }, waiter.reject);
+  }
+
+  /** Frees a place in the store; one that fails expires there by itself. */
+  #free(holder: string, headers: Headers | undefined): void {
+    const info = headers && parseRateLimit(headers);
+    const window = info && {
+      limit: info.limit,
+      remaining: info.remaining,
+      resetAt: info.reset.getTime(),
+    };
+    this.#key.then((key) => bounded(this.#store.release(key, holder, window))).catch(() => {});
+  }
+
+  /** Rejects the calls whose deadline comes before `wait` ends; tells the others they wait. */
+  #judge(wait: number): void {
+    const until = Date.now() + wait;
+    for (const waiter of this.#queue) {
+      if (waiter.settled) continue;
+      const { deadline, target, onWait } = waiter.options;
+      if (deadline !== undefined && deadline < until) {
+        this.#settle(waiter, timeoutError(target, wait));
+      } else if (!waiter.notified) {
+        waiter.notified = true;
+        onWait?.(wait, WAIT_CAUSE);
+      }
+    }
+  }
+
+  /** Waits `ms`, or less when a place is freed here or the front call leaves. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+
+  #detach(waiter: SharedWaiter): void {
+    waiter.settled = true;
+    if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
+  }
+
+  #settle(waiter: SharedWaiter, error?: unknown): void {
+    if (waiter.settled) return;
+    this.#detach(waiter);
+    if (error === undefined) waiter.resolve();
+    else waiter.reject(error);
+  }
+}
+
+/** `promise`, or a rejection once the store has taken {@link STORE_TIMEOUT_MS}. */
+function bounded<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`it did not answer within ${STORE_TIMEOUT_MS} ms`)),
+      STORE_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+function randomId(): string {
+  return hex(crypto.getRandomValues(new Uint8Array(8)));
+}

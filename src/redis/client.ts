@@ -1,0 +1,156 @@
+/**
+ * The customer's own Redis client, used through the few methods the SDK needs. The SDK imports
+ * neither node-redis nor ioredis and lists neither, not even as a peer: a peer range would break
+ * installs for apps on another major. Both are typed here structurally and told apart at run time.
+ */
+import { createHash } from 'node:crypto';
+
+/** The methods of a node-redis 4–6 client (or v4–6 cluster) the SDK calls. */
+export interface NodeRedisClientLike {
+  /** node-redis 4.6+: connected and ready. Older v4 clusters have only `isOpen`. */
+  readonly isReady?: boolean | undefined;
+  /** Connected (not necessarily ready): how node-redis and ioredis are told apart. */
+  readonly isOpen: boolean;
+  /** Runs a loaded script by its SHA-1. */
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** Runs a script sent whole, which also loads it. */
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/** The methods of an ioredis 5–6 client (or `Cluster`) the SDK calls. */
+export interface IoRedisClientLike {
+  /** `'ready'` once connected and ready; `'connecting'`, `'reconnecting'`, `'end'` … otherwise. */
+  readonly status: string;
+  /** Runs a loaded script by its SHA-1. */
+  evalsha(sha1: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  /** Runs a script sent whole, which also loads it. */
+  eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+}
+
+/** The few methods of a node-redis 4–6 or ioredis 5–6 client the SDK calls, typed structurally. */
+export type RedisClientLike = NodeRedisClientLike | IoRedisClientLike;
+
+/** A Lua script and its SHA-1, the name `EVALSHA` runs it by. */
+export interface RedisScript {
+  readonly lua: string;
+  readonly sha1: string;
+}
+
+/** A script ready for {@link RedisAdapter.run}: its SHA-1 is computed once, here. */
+export function defineScript(lua: string): RedisScript {
+  return Object.freeze({ lua, sha1: createHash('sha1').update(lua).digest('hex') });
+}
+
+/** One way to run scripts on either client. */
+export interface RedisAdapter {
+  /** True when the client says it is connected and ready (node-redis isReady, ioredis status 'ready'). */
+  readonly ready: boolean;
+  /** Runs a script by EVALSHA, falling back to EVAL on NOSCRIPT; rejects after timeoutMs. */
+  run(
+    script: RedisScript,
+    keys: string[],
+    args: Array<string | number>,
+    timeoutMs: number,
+  ): Promise<unknown>;
+}
+
+/** Why the adapter could not get an answer: not ready, too slow, or the client's own failure. */
+export class RedisUnavailableError extends Error {
+  override name = 'RedisUnavailableError';
+}
+
+/**
+ * Wraps the customer's client. Throws a TypeError naming what is missing when `client` is
+ * neither kind, so a wrong object fails at construction, not on the first call.
+ */
+export function redisAdapter(client: RedisClientLike): RedisAdapter {
+  const candidate = client as Partial<IoRedisClientLike & NodeRedisClientLike> | null;
+  if (typeof candidate?.evalsha === 'function' && typeof candidate.status === 'string') {
+    return adapter(
+      () => (client as IoRedisClientLike).status === 'ready',
+      (useSha, script, keys, args) => {
+        const io = client as IoRedisClientLike;
+        return useSha
+          ? io.evalsha(script.sha1, keys.length, ...keys, ...args)
+          : io.eval(script.lua, keys.length, ...keys, ...args);
+      },
+    );
+  }
+  if (typeof candidate?.evalSha === 'function' && typeof candidate.isOpen === 'boolean') {
+    return adapter(
+      () => {
+        const node = client as NodeRedisClientLike;
+        // Clusters of node-redis 4 before 4.6 have no isReady: open is the best they say.
+        return typeof node.isReady === 'boolean' ? node.isReady : node.isOpen;
+      },
+      (useSha, script, keys, args) => {
+        const node = client as NodeRedisClientLike;
+        const options = { keys, arguments: args };
+        return useSha ? node.evalSha(script.sha1, options) : node.eval(script.lua, options);
+      },
+    );
+  }
+  throw new TypeError(
+    'The Redis client must be a node-redis 4–6 client (with isOpen and evalSha) or an ioredis 5–6 client (with status and evalsha).',
+  );
+}
+
+type Evaluate = (
+  useSha: boolean,
+  script: RedisScript,
+  keys: string[],
+  args: string[],
+) => Promise<unknown>;
+
+function adapter(ready: () => boolean, evaluate: Evaluate): RedisAdapter {
+  return {
+    get ready() {
+      return ready();
+    },
+    run(script, keys, args, timeoutMs) {
+      // Both clients queue commands while disconnected: a script asked now would run late, on
+      // reconnect, when its answer means nothing. So a client that is not ready is not asked.
+      if (!ready()) {
+        return Promise.reject(new RedisUnavailableError('the Redis client is not ready'));
+      }
+      const strings = args.map(String);
+      const answer = evaluate(true, script, keys, strings).catch((error: unknown) => {
+        // A restarted or flushed server has forgotten the script: send it whole once.
+        if (!isNoScript(error)) throw error;
+        return evaluate(false, script, keys, strings);
+      });
+      return withTimeout(answer, timeoutMs);
+    },
+  };
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
+
+/** `answer`, or a rejection after `timeoutMs`; a late answer or failure is dropped quietly. */
+function withTimeout(answer: Promise<unknown>, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new RedisUnavailableError(`Redis did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    answer.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(new RedisUnavailableError(`Redis failed: ${describe(error)}`, { cause: error }));
+      },
+    );
+  });
+}
+
+/** The first line of an error's message, short: Redis replies quote no data of ours but keys. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

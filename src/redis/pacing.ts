@@ -1,0 +1,195 @@
+/**
+ * The Redis pacing store: `new Client({ rateLimit: { store: new RedisStore({ client }) } })`.
+ * Every process and machine of a key asks one Lua script before each request and tells another
+ * after each answer; Redis runs each atomically, on its own clock.
+ */
+import { ConfigurationError, type PacingStore, type PacingWindow } from '../core/config.js';
+import { definePacingStore } from '../core/shared-throttle.js';
+import { MAX_WAIT_MS } from '../internal/headers.js';
+import { defineScript, redisAdapter, type RedisAdapter, type RedisClientLike } from './client.js';
+
+/** Options of {@link RedisStore}. */
+export interface RedisStoreOptions {
+  /** The app's own connected client: node-redis 4–6 (`createClient()`) or ioredis 5–6 (`new Redis()`). */
+  client: RedisClientLike;
+  /** The start of every key's name, to keep apart apps that share a Redis. Default `employee-recognition:pacing:`. */
+  prefix?: string | undefined;
+  /** Milliseconds to wait for Redis before pacing a request locally. Default 50. */
+  timeout?: number | undefined;
+}
+
+/** Defaults of {@link RedisStoreOptions}, and the store's timings, in one place. */
+export const REDIS_STORE_DEFAULTS = {
+  /** The start of every key's name. */
+  prefix: 'employee-recognition:pacing:',
+  /** Milliseconds to wait for Redis before pacing a request locally. */
+  timeout: 50,
+  /** A request's place expires this long after it was taken: a dead worker's places come back. */
+  placeTtlMs: 30_000,
+  /** A window's key expires this long after the window resets (its limit serves the next one). */
+  windowTtlMs: 60_000,
+  /** A wait while requests in flight hold the window's last places, or the first request probes. */
+  pollMs: 25,
+} as const;
+
+// Shared by both scripts: the time on Redis's clock, so the clocks of workers never matter; and
+// what counts as a number the SDK wrote (a whole number in range, not NaN or inf).
+const PRELUDE = `
+if redis.replicate_commands then redis.replicate_commands() end
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function whole(x, low, high)
+  return x ~= nil and x == x and x >= low and x <= high and math.floor(x) == x
+end
+local window, inflight = KEYS[1], KEYS[2]
+`;
+
+/**
+ * Reserve: 0 and a place for ARGV[1] when the window has room; else the wait in ms; -1 when the
+ * keys hold what the SDK did not write (removed, so the next question starts clean), -2 when the
+ * window resets beyond the cap. Room is what the service said is left less the requests in
+ * flight; a window whose reset has passed is whole again; with nothing known one request goes
+ * alone, as a probe, and its answer tells the window.
+ */
+const RESERVE = defineScript(`${PRELUDE}
+local holder, hold, poll, cap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local wtype, ftype = redis.call('TYPE', window).ok, redis.call('TYPE', inflight).ok
+if (wtype ~= 'hash' and wtype ~= 'none') or (ftype ~= 'zset' and ftype ~= 'none') then
+  redis.call('DEL', window, inflight)
+  return -1
+end
+local now = now_ms()
+redis.call('ZREMRANGEBYSCORE', inflight, '-inf', now)
+local count = redis.call('ZCARD', inflight)
+local state = redis.call('HMGET', window, 'limit', 'remaining', 'reset')
+local room, wait
+if state[1] == false and state[2] == false and state[3] == false then
+  room, wait = 1 - count, poll
+else
+  local limit, remaining, reset = tonumber(state[1]), tonumber(state[2]), tonumber(state[3])
+  if not (whole(limit, 1, 1e9) and whole(remaining, 0, 1e9) and whole(reset, 0, 1e15)) then
+    redis.call('DEL', window, inflight)
+    return -1
+  end
+  if now >= reset then
+    room, wait = limit - count, poll
+  else
+    room = remaining - count
+    if remaining > 0 then wait = math.min(poll, reset - now) else wait = reset - now end
+  end
+end
+if room > 0 then
+  redis.call('ZADD', inflight, now + hold, holder)
+  redis.call('PEXPIRE', inflight, hold)
+  return 0
+end
+if wait > cap then return -2 end
+return wait
+`);
+
+/**
+ * Release: frees ARGV[1]'s place and records the answer's window (ARGV[2..4]: limit, remaining,
+ * reset in ms; empty when the answer had none). A later reset is a new window; the same reset
+ * keeps the lowest remaining, as answers overtake each other; an earlier one is an old answer.
+ */
+const RELEASE = defineScript(`${PRELUDE}
+redis.call('ZREM', inflight, ARGV[1])
+local limit, remaining, reset, keep = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+if not (whole(limit, 1, 1e9) and whole(remaining, 0, 1e9) and whole(reset, 0, 1e15)) then return 0 end
+local now = now_ms()
+if reset <= now then return 0 end
+local known = redis.call('HMGET', window, 'remaining', 'reset')
+local known_remaining, known_reset = tonumber(known[1]), tonumber(known[2])
+if known_reset == nil or known_remaining == nil or reset > known_reset then
+  redis.call('HSET', window, 'limit', limit, 'remaining', remaining, 'reset', reset)
+elseif reset == known_reset then
+  redis.call('HSET', window, 'limit', limit, 'remaining', math.min(known_remaining, remaining))
+else
+  return 0
+end
+redis.call('PEXPIRE', window, reset - now + keep)
+return 0
+`);
+
+/**
+ * A {@link PacingStore} in the app's own Redis, for every process and machine that shares a key.
+ *
+ * Per key and service it keeps two keys, named by a hash of the service's address and the key's
+ * identity (never the credential), under `prefix`, with a hash tag so both land on one Redis
+ * Cluster slot: `<prefix>{<hash>}:window` (the limit, remaining and reset the service last
+ * said; it expires a minute after the reset) and `<prefix>{<hash>}:in-flight` (the places of
+ * requests sent and not yet answered; each expires 30 s after it was taken, so a worker that
+ * dies holding places does not starve the others).
+ *
+ * Redis that is not ready, slower than `timeout`, or failing makes a request pace locally: the
+ * client logs it once at warn, and comes back to Redis when it answers again.
+ */
+export class RedisStore implements PacingStore {
+  readonly #redis: RedisAdapter;
+  readonly #prefix: string;
+  readonly #timeout: number;
+
+  constructor(options: RedisStoreOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new ConfigurationError('options', 'new RedisStore() takes an options object.');
+    }
+    try {
+      this.#redis = redisAdapter(options.client);
+    } catch (error) {
+      throw new ConfigurationError('client', (error as Error).message);
+    }
+    const prefix = options.prefix ?? REDIS_STORE_DEFAULTS.prefix;
+    if (typeof prefix !== 'string' || prefix.length > 200 || /[{}]/.test(prefix)) {
+      throw new ConfigurationError(
+        'prefix',
+        '`prefix` must be a string of at most 200 characters, without `{` or `}` (they make the Redis Cluster hash tag).',
+      );
+    }
+    this.#prefix = prefix;
+    const timeout = options.timeout ?? REDIS_STORE_DEFAULTS.timeout;
+    if (typeof timeout !== 'number' || !(timeout >= 1 && timeout <= MAX_WAIT_MS)) {
+      throw new ConfigurationError(
+        'timeout',
+        `\`timeout\` must be a number of ms from 1 to ${MAX_WAIT_MS}.`,
+      );
+    }
+    this.#timeout = timeout;
+    definePacingStore(this);
+  }
+
+  async reserve(key: string, holder: string): Promise<number | undefined> {
+    const answer = await this.#redis.run(
+      RESERVE,
+      this.#keys(key),
+      [holder, REDIS_STORE_DEFAULTS.placeTtlMs, REDIS_STORE_DEFAULTS.pollMs, MAX_WAIT_MS + 1000],
+      this.#timeout,
+    );
+    if (answer === -1) {
+      throw new Error('the pacing keys held values the SDK did not write; they were removed');
+    }
+    return typeof answer === 'number' && answer >= 0 ? answer : undefined;
+  }
+
+  async release(key: string, holder: string, window: PacingWindow | undefined): Promise<void> {
+    await this.#redis.run(
+      RELEASE,
+      this.#keys(key),
+      [
+        holder,
+        window?.limit ?? '',
+        window?.remaining ?? '',
+        window?.resetAt ?? '',
+        REDIS_STORE_DEFAULTS.windowTtlMs,
+      ],
+      this.#timeout,
+    );
+  }
+
+  /** The window's key and the in-flight key, one hash tag for both. */
+  #keys(key: string): string[] {
+    const tag = `${this.#prefix}{${key.replace(/[{}]/g, '')}}`;
+    return [`${tag}:window`, `${tag}:in-flight`];
+  }
+}

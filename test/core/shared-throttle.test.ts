@@ -1,0 +1,235 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type PacingStore, type PacingWindow, resolveConfig } from '../../src/core/config.js';
+import { ApiTimeoutError } from '../../src/core/errors.js';
+import { Log } from '../../src/core/logger.js';
+import { definePacingStore, SharedThrottle } from '../../src/core/shared-throttle.js';
+import { createThrottle } from '../../src/core/throttle.js';
+import { MAX_WAIT_MS } from '../../src/internal/headers.js';
+import { TEST_API_KEY, TEST_BASE_URL } from '../support/core.js';
+
+const START = Date.UTC(2026, 10, 22);
+const target = { method: 'GET', url: `${TEST_BASE_URL}/v1/users` };
+
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+}
+
+/** An answer's rate-limit headers: `remaining` left in a window that resets `resetInMs` from now. */
+function rateHeaders(remaining: number, resetInMs: number, limit = 10) {
+  return new Headers({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil((Date.now() + resetInMs) / 1000)),
+  });
+}
+
+describe('SharedThrottle (rateLimit: { store })', () => {
+  const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+  type Answer = number | undefined | Error | 'never';
+
+  /** A store that answers `answers` in turn (the last one repeating) and records what it was told. */
+  function scriptedStore(...answers: Answer[]) {
+    const reserved: string[] = [];
+    const released: { holder: string; window: PacingWindow | undefined }[] = [];
+    const store: PacingStore = {
+      reserve: async (key, holder) => {
+        expect(key).toBe(KEY);
+        reserved.push(holder);
+        const answer = answers.length > 1 ? answers.shift() : answers[0];
+        if (answer === 'never') return new Promise(() => {});
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+      release: async (_key, holder, window) => {
+        released.push({ holder, window });
+      },
+    };
+    return { store, reserved, released };
+  }
+
+  function sharedThrottle(store: PacingStore) {
+    const lines: string[] = [];
+    const log = new Log(
+      {
+        debug: () => {},
+        info: (line) => lines.push(`info ${line}`),
+        warn: (line) => lines.push(`warn ${line}`),
+        error: (line) => lines.push(`error ${line}`),
+      },
+      'info',
+    );
+    return { throttle: new SharedThrottle(store, Promise.resolve(KEY), log), lines };
+  }
+
+  it('sends when the store answers 0, and gives the place back with what the answer said', async () => {
+    useFakeClock();
+    const { store, reserved, released } = scriptedStore(0);
+    const { throttle, lines } = sharedThrottle(store);
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(7, 30_000));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toEqual([
+      {
+        holder: reserved[0],
+        window: { limit: 10, remaining: 7, resetAt: Math.ceil((START + 30_000) / 1000) * 1000 },
+      },
+    ]);
+    await throttle.acquire({ target });
+    throttle.release();
+    await vi.advanceTimersByTimeAsync(0);
+    // Each place has a name of its own; an answer without headers frees it with no window.
+    expect(new Set(reserved).size).toBe(2);
+    expect(released[1]).toEqual({ holder: reserved[1], window: undefined });
+    expect(lines).toEqual([]);
+  });
+
+  it('waits as long as the store says, tells the call why, then asks again', async () => {
+    useFakeClock();
+    const { store, reserved } = scriptedStore(5000, 0);
+    const { throttle } = sharedThrottle(store);
+    const onWait = vi.fn();
+    let sent = false;
+    const call = throttle.acquire({ target, onWait }).then(() => (sent = true));
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(sent).toBe(false);
+    expect(onWait).toHaveBeenCalledExactlyOnceWith(5000, 'rate limit: shared pacing store');
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(reserved).toHaveLength(2);
+  });
+
+  it('asks again at once when a place of its own is freed', async () => {
+    useFakeClock();
+    const { store, reserved } = scriptedStore(0, 25, 0);
+    const { throttle } = sharedThrottle(store);
+    await throttle.acquire({ target });
+    let sent = false;
+    const second = throttle.acquire({ target }).then(() => (sent = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(false);
+    throttle.update(rateHeaders(5, 30_000));
+    await vi.advanceTimersByTimeAsync(0);
+    await second;
+    expect(reserved).toHaveLength(3);
+  });
+
+  it.each<[string, Answer]>([
+    ['cannot tell', undefined],
+    ['fails', new Error('connection refused')],
+    ['answers a negative wait', -5],
+    ['answers a fraction', 1.5],
+    ['answers NaN', Number.NaN],
+    ['answers a wait beyond the 60 s cap', MAX_WAIT_MS + 60_000],
+  ])('paces locally, at once and without failing, when the store %s', async (_, answer) => {
+    useFakeClock();
+    const { store } = scriptedStore(answer);
+    const { throttle, lines } = sharedThrottle(store);
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(8, 30_000));
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(7, 30_000));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^warn .*pacing store is unavailable.*pacing locally/);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('gives a store that does not answer a second, then paces locally', async () => {
+    useFakeClock();
+    const { store } = scriptedStore('never');
+    const { throttle, lines } = sharedThrottle(store);
+    let sent = false;
+    const call = throttle.acquire({ target }).then(() => (sent = true));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sent).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(lines).toEqual([expect.stringMatching(/did not answer within 1000 ms/)]);
+  });
+
+  it('paces by the answers it has seen while the store is down, and returns to it when it answers', async () => {
+    useFakeClock();
+    const { store, reserved } = scriptedStore(0, undefined, 0);
+    const { throttle, lines } = sharedThrottle(store);
+    await throttle.acquire({ target });
+    // The last answer through the store: the window is spent for 10 s.
+    throttle.update(rateHeaders(0, 10_000));
+    let sent = false;
+    const local = throttle.acquire({ target }).then(() => (sent = true));
+    await vi.advanceTimersByTimeAsync(9000);
+    expect(sent).toBe(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    await local;
+    throttle.update(rateHeaders(9, 60_000));
+    // A second later the store is asked again, answers, and pacing is shared again.
+    await vi.advanceTimersByTimeAsync(1000);
+    await throttle.acquire({ target });
+    expect(reserved).toHaveLength(3);
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn /),
+      'info [employee-recognition] The pacing store answers again: pacing is shared again.',
+    ]);
+  });
+
+  it('rejects with ApiTimeoutError a call whose deadline comes before the wait ends', async () => {
+    useFakeClock();
+    const { store } = scriptedStore(5000);
+    const { throttle } = sharedThrottle(store);
+    const call = throttle.acquire({ target, deadline: Date.now() + 2000 });
+    await expect(call).rejects.toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it('takes an aborted call out of the queue and gives back a place granted meanwhile', async () => {
+    useFakeClock();
+    let grant: (wait: number) => void = () => {};
+    const released: string[] = [];
+    const store: PacingStore = {
+      reserve: () => new Promise((resolve) => (grant = resolve)),
+      release: async (_key, holder) => {
+        released.push(holder);
+      },
+    };
+    const { throttle } = sharedThrottle(store);
+    const controller = new AbortController();
+    const call = throttle.acquire({ target, signal: controller.signal });
+    await vi.advanceTimersByTimeAsync(0);
+    controller.abort(new Error('stop'));
+    await expect(call).rejects.toThrow('stop');
+    grant(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('names the key by a hash of the service and the identity, never the credential', async () => {
+    const keys: string[] = [];
+    const store = definePacingStore({
+      reserve: async (key: string) => {
+        keys.push(key);
+        return 0;
+      },
+      release: async () => {},
+    });
+    const log = new Log(console, 'off');
+    const tokens = (clientId: string) => Object.assign(async () => 'token-abcdefgh', { clientId });
+    const configs = [
+      { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL },
+      { apiKey: TEST_API_KEY, baseUrl: 'https://other.example' },
+      { apiKey: tokens('rc_one'), baseUrl: TEST_BASE_URL },
+      { apiKey: tokens('rc_one'), baseUrl: TEST_BASE_URL },
+      { apiKey: tokens('rc_two'), baseUrl: TEST_BASE_URL },
+      { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, key: 'nightly-export' },
+    ];
+    for (const { key, ...options } of configs) {
+      const throttle = createThrottle(
+        resolveConfig({ ...options, rateLimit: { store, key } }),
+        log,
+      );
+      await throttle!.acquire({ target });
+    }
+    expect(keys.every((key) => /^[0-9a-f]{32}$/.test(key))).toBe(true);
+    // Same identity and service, same key; any difference, another key.
+    expect(keys[2]).toBe(keys[3]);
+    expect(new Set(keys).size).toBe(5);
+    expect(keys.join()).not.toContain(TEST_API_KEY.slice(8));
+  });
+});
