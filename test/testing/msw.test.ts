@@ -112,7 +112,8 @@ describe('the /testing/msw entry', () => {
 
   it('createMockApi gives the mock of /testing with its handlers, one object', async () => {
     const api = createMockApi({ seed: 7, recognitions: 3 });
-    expect(api.handlers).toHaveLength(2);
+    // The API, its OpenAPI document, and the mock authorization server's metadata and token endpoint.
+    expect(api.handlers).toHaveLength(4);
     expect(api.store.recognitions.size).toBe(3);
     const response = await api.fetch('/v1/teams', {
       headers: { authorization: `Bearer ${api.testKey}` },
@@ -132,6 +133,32 @@ describe('the /testing/msw entry', () => {
       expect(response.status).toBe(200);
       expect((await response.json()).data).toHaveLength(2);
       expect(api.requests).toMatchObject([{ method: 'GET', path: '/v1/users' }]);
+    } finally {
+      server.close();
+      await api.close();
+    }
+  });
+
+  it('the handlers serve the mock authorization server: a client-credentials token the API accepts', async () => {
+    const api = createMockApi({ seed: 3 });
+    const server = setupServer(...api.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const { clientId, clientSecret } = api.oauth.testClient;
+      const token = await fetch(api.oauth.tokenUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      });
+      expect(token.status).toBe(200);
+      const { access_token: accessToken } = (await token.json()) as { access_token: string };
+      const teams = await fetch(`${api.baseUrl}/v1/teams`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(teams.status).toBe(200);
     } finally {
       server.close();
       await api.close();
