@@ -10,8 +10,8 @@
  * - descriptions: the first sentence of the doc comment of the SDK method each tool calls, read
  *   with the TypeScript parser, then what the tool does differently from the method (one page
  *   per call, the idempotency key, the withheld webhook secret), then the scope it needs;
- * - output schemas: the record schemas of openapi.json, with their descriptions but without
- *   their constraints (see `describeOnly`).
+ * - output schemas: the record schemas of openapi.json, with their descriptions and JSON types
+ *   but no other constraint (see `typesOnly`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -151,7 +151,7 @@ function tool(operation: Operation, access: ToolSpec['access']): ToolSpec {
     description: [methodSummary(name), ...notes].join(' '),
     inputSchema: {
       type: 'object',
-      properties: resolveAll(properties),
+      properties: portable(resolveAll(properties)),
       ...(required.length ? { required } : {}),
       additionalProperties: false,
     },
@@ -178,7 +178,7 @@ function outputSchema(name: string, returned: Schema | undefined, paginated: boo
   // webhooks_create withholds the secret (SECRET_TEXT): it returns the webhook as a read does.
   const record =
     name === 'webhooks_create' ? { $ref: '#/components/schemas/Webhook' } : body.properties.data;
-  const data = describeOnly(resolveAll(record) as Schema);
+  const data = typesOnly(resolveAll(record) as Schema);
   if (!paginated) {
     return { type: 'object', properties: { data }, required: ['data'] };
   }
@@ -187,7 +187,7 @@ function outputSchema(name: string, returned: Schema | undefined, paginated: boo
     properties: {
       data,
       next_cursor: {
-        type: ['string', 'null'],
+        anyOf: [{ type: 'string' }, { type: 'null' }],
         description: 'Pass it as `cursor` to get the next page; null when this is the last page.',
       },
     },
@@ -195,51 +195,49 @@ function outputSchema(name: string, returned: Schema | undefined, paginated: boo
   };
 }
 
-// What a record's schema states beyond its meaning. A record the service sends may differ from
-// the contract: the SDK returns it as received and logs the difference (its `validateResponses`
-// default, 'warn'), and never fails a call for it, a write above all. An output schema that
-// constrained types, formats or required fields would make a client that checks results (the
-// official SDK's Client does) refuse the result of a call that succeeded.
-const CONSTRAINTS = new Set([
-  'type',
-  'required',
-  'format',
-  'enum',
-  'const',
-  'pattern',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'anyOf',
-  'additionalProperties',
-]);
-
 /**
- * A record's schema with its descriptions and structure (properties, items) but no constraint,
- * except that the answer's `data` of a list is an array, which the SDK checks in every mode.
+ * A record's schema as a tool's output states it: its descriptions, structure and JSON types,
+ * without formats, enumerations, bounds or required fields. A record the service sends may differ
+ * from the contract: the SDK returns it as received and logs the difference (its
+ * `validateResponses` default, 'warn'), and never fails a call for it, a write above all. The
+ * server leaves a field of another type out of `structuredContent` (src/conform.ts); a missing
+ * field, a new enumeration value or an odd timestamp pass as they are.
  */
-function describeOnly(schema: Schema, top = true): Schema {
-  const described: Schema = {};
+function typesOnly(schema: Schema): Schema {
+  const kept: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties') {
-      described.properties = Object.fromEntries(
+      kept.properties = Object.fromEntries(
         Object.entries(value as Record<string, Schema>).map(([field, property]) => [
           field,
-          describeOnly(property, false),
+          typesOnly(property),
         ]),
       );
+    } else if (key === 'items') {
+      kept.items = typesOnly(value as Schema);
     } else if (key === 'description' && 'properties' in schema) {
       // A record's first sentence says what it is; the rest speaks of the SDK's assumptions.
-      described.description = /^.*?\.(?=\s|$)/.exec(String(value))?.[0] ?? value;
-    } else if (key === 'items') {
-      described.items = describeOnly(value as Schema, false);
-    } else if (!CONSTRAINTS.has(key) || (top && key === 'type' && schema.type === 'array')) {
-      described[key] = value;
+      kept.description = /^.*?\.(?=\s|$)/.exec(String(value))?.[0] ?? value;
+    } else if (key === 'description' || key === 'type') {
+      kept[key] = value;
     }
   }
-  return described;
+  return portable(kept);
+}
+
+/**
+ * `type: ["string", "null"]` as `anyOf` of single types, the same schema in the spelling every
+ * client's dialect reads (the MCP Inspector's `--strict` check flags the array form).
+ */
+function portable(schema: unknown): Schema {
+  if (Array.isArray(schema)) return schema.map(portable) as unknown as Schema;
+  if (schema === null || typeof schema !== 'object') return schema as Schema;
+  const { type, ...rest } = schema as Schema;
+  const converted = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, portable(value)]),
+  );
+  if (!Array.isArray(type)) return type === undefined ? converted : { type, ...converted };
+  return { anyOf: type.map((each: unknown) => ({ type: each })), ...converted };
 }
 
 /** `{ $ref: '#/components/…' }` resolved one level; anything else as it is. */

@@ -14,6 +14,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../package.json';
+import { conform } from './conform.js';
 import { type Structured, type Tool, TOOLS } from './tools.js';
 
 /** Which tools a server offers. With none of these set, the 13 read tools. */
@@ -112,20 +113,37 @@ export function createMcpServer(client: Client, options: McpServerOptions = {}):
   return server;
 }
 
-/** The structured result, and the same as text for clients that show only text. */
+/**
+ * The structured result, and the answer as text for clients that show only text. A field of a
+ * type the output schema does not allow is left out of the structured result (src/conform.ts).
+ */
 function success(tool: Tool, structured: Structured): CallToolResult {
-  const lines = [JSON.stringify(structured)];
-  const { data, next_cursor: next } = structured;
+  const { value, omitted } = conform(structured, tool.outputSchema);
+  const text = JSON.stringify(structured);
+  if (!value) {
+    // Not even the envelope is as the contract gives it: nothing can stand as the result.
+    return errorResult({
+      type: 'InvalidResponseError',
+      message: `The call succeeded, but the service's answer does not have the shape of its contract (${omitted.join(', ')}). As received: ${text}`,
+    });
+  }
+  const lines = [text];
+  if (omitted.length) {
+    lines.unshift(
+      `Left out of the structured result, not of the type the API contract gives: ${omitted.join(', ')}.`,
+    );
+  }
+  const { data, next_cursor: next } = value;
   if (Array.isArray(data)) {
     const paging =
-      'next_cursor' in structured
+      'next_cursor' in value
         ? next === null
           ? ' This is the last page.'
           : ' More follow: call again with cursor set to next_cursor.'
         : '';
     lines.unshift(`${data.length} ${tool.resource}.${paging}`);
   }
-  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: value };
 }
 
 /**
@@ -133,10 +151,11 @@ function success(tool: Tool, structured: Structured): CallToolResult {
  * sees what went wrong, such as a field to fix or a wait to respect.
  */
 function failure(error: unknown): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: 'text', text: JSON.stringify({ error: describeError(error) }) }],
-  };
+  return errorResult(describeError(error));
+}
+
+function errorResult(error: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
 // Option names of the SDK's per-call options, as the tools name the argument.

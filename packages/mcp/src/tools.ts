@@ -55,9 +55,7 @@ const CALLS: Record<string, Call> = {
       ...options,
       idempotencyKey: idempotency_key as string | undefined,
     });
-    // The signing secret is a credential: it never enters a tool result (the tool says so).
-    const { secret: _secret, ...webhook } = data;
-    return { data: webhook };
+    return { data: withoutSecret(data) };
   },
   webhooks_get: ({ webhooks }, { id }, options) => record(webhooks.get(id as string, options)),
   webhooks_update: ({ webhooks }, { id, ...body }, options) =>
@@ -73,6 +71,13 @@ const CALLS: Record<string, Call> = {
 async function record(call: Promise<DataResponse<unknown>>): Promise<Structured> {
   const { data } = await call;
   return { data };
+}
+
+/** The signing secret is a credential: it never enters a tool result (the tool says so). */
+function withoutSecret(webhook: unknown): unknown {
+  if (typeof webhook !== 'object' || webhook === null || Array.isArray(webhook)) return webhook;
+  const { secret: _secret, ...rest } = webhook as Record<string, unknown>;
+  return rest;
 }
 
 async function deleted(id: unknown, call: Promise<void>): Promise<Structured> {

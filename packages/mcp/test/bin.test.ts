@@ -28,10 +28,12 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
   mock.api.reset();
 });
+// Removing the project means deleting the MCP SDK's dependencies too (zod alone is thousands of
+// files): on a loaded machine that takes longer than the default 10 s.
 afterAll(async () => {
   for (const text of seen) expectNoSecret(text, mock.api.testKey);
   await Promise.all([installed?.remove(), mock?.close()]);
-});
+}, 60_000);
 
 /** The environment an MCP client's configuration gives the server; the SDK logs every attempt. */
 function serverEnv(): Record<string, string> {

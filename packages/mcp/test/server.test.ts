@@ -321,11 +321,28 @@ describe('calls', () => {
     expect(JSON.stringify(result)).not.toMatch(/whsec_|secret"/);
   });
 
-  it('returns a record that differs from the contract as received, never an error', async () => {
+  it('leaves a field of another type out of structuredContent, names it, and keeps the call a success', async () => {
     const client = await connect({}, { validateResponses: 'warn', logLevel: 'off' });
     const user = mock.api.store.users.all()[0]!;
     mock.api.store.users.update(user.id, { points_balance: 'many' as unknown as number });
-    const { data } = dataOf(await call(client, 'users_get', { id: user.id }));
-    expect(data).toMatchObject({ id: user.id, points_balance: 'many' });
+    const result = await call(client, 'users_get', { id: user.id });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent!.data).toEqual(
+      expect.objectContaining({ id: user.id, name: user.name }),
+    );
+    expect(result.structuredContent!.data).not.toHaveProperty('points_balance');
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toMatch(/^Left out of the structured result.*: data\.points_balance\./);
+    expect(text).toContain('"points_balance":"many"');
+  });
+
+  it('reports a write whose answer has no record as done, with the answer, not as a result', async () => {
+    const client = await connect({ allowWrites: true }, { logLevel: 'off' });
+    mock.api.faults.failNext('POST /v1/webhooks', { status: 201, body: { data: 'registered' } });
+    const error = errorOf(
+      await call(client, 'webhooks_create', { url: 'https://hooks.example.com', events: ['*'] }),
+    );
+    expect(error).toMatchObject({ type: 'InvalidResponseError' });
+    expect(error.message).toMatch(/The call succeeded.*"data":"registered"/);
   });
 });
