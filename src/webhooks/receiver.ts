@@ -13,7 +13,7 @@ import {
   type WebhookEventType,
 } from '../contract.js';
 import { parseSecret } from './crypto.js';
-import { createMemoryDedupeStore, type WebhookClaim, type WebhookDedupeStore } from './dedupe.js';
+import { MemoryDedupeStore, type WebhookClaim, type WebhookDedupeStore } from './dedupe.js';
 import { WebhookHandlerError, WebhookVerificationError } from './errors.js';
 import type { KnownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.js';
 import {
@@ -331,7 +331,8 @@ class Receiver<Env> implements WebhookReceiver<Env> {
         : new WebhookVerificationError('invalid_payload', describe(error));
     if (failure.reason === 'invalid_secret' || failure.message === PARSED_BODY) {
       // The receiver's own configuration: every delivery fails the same way until it is fixed.
-      this.#logOnce('error', `Webhook deliveries are answered 500: ${failure.message}`);
+      const message = `Webhook deliveries are answered 500: ${failure.message}`;
+      this.#logOnce(message, 'error', message);
       return { outcome: 'rejected', status: 500, error: failure };
     }
     this.#log.debug(`Webhook delivery rejected (400): ${failure.reason}: ${failure.message}`);
@@ -404,15 +405,18 @@ class Receiver<Env> implements WebhookReceiver<Env> {
   }
 
   readonly #storeFailed = (error: unknown): void => {
+    // Once for the receiver's life, whatever the error: an outage fails every call alike.
     this.#logOnce(
+      'store',
       'warn',
       `The webhook de-duplication store failed (${describe(error)}); deliveries are handled without it, so a copy may be handled twice`,
     );
   };
 
-  #logOnce(level: 'warn' | 'error', message: string): void {
-    if (this.#logged.has(message)) return;
-    this.#logged.add(message);
+  /** Logs `message` unless a line of the same `kind` was logged before. */
+  #logOnce(kind: string, level: 'warn' | 'error', message: string): void {
+    if (this.#logged.has(kind)) return;
+    this.#logged.add(kind);
     this.#log[level](message);
   }
 }
@@ -449,7 +453,7 @@ function dedupeSettings(
     }
     return value * 1000;
   };
-  const store = settings.store ?? createMemoryDedupeStore();
+  const store = settings.store ?? new MemoryDedupeStore();
   if (
     !['claim', 'complete', 'release'].every(
       (method) => typeof (store as never)[method] === 'function',

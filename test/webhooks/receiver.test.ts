@@ -3,7 +3,7 @@ import { ConfigurationError } from '../../src/core/config.js';
 import { ENV_WEBHOOK_SECRET, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../src/contract.js';
 import { signWebhook } from '../../src/testing/webhook-signer.js';
 import {
-  createMemoryDedupeStore,
+  MemoryDedupeStore,
   createWebhookReceiver,
   type Recognition,
   type TeamMemberEventData,
@@ -375,7 +375,7 @@ describe('de-duplication', () => {
 
   it('handles a copy again once the lease of a holder that never finished has run out', async () => {
     // Two receivers share a store, as two processes share Redis; the first never finishes.
-    const store = createMemoryDedupeStore();
+    const store = new MemoryDedupeStore();
     const started = gate();
     const stuck = receiverWith({ dedupe: { store, leaseSeconds: 60 } }).onAny(() => {
       started.open();
