@@ -2,6 +2,7 @@
  * De-duplication of deliveries by `webhook-id`: the store interface the receiver claims ids in,
  * and the in-memory store it uses by default. The Redis store is in src/redis/dedupe.ts.
  */
+import { ConfigurationError } from '../core/config.js';
 
 /**
  * What a claim found: `claimed` (this delivery holds the id now and runs the handlers),
@@ -59,11 +60,11 @@ export class MemoryDedupeStore implements WebhookDedupeStore {
   // Insertion order is age order: an entry is re-inserted whenever it changes.
   readonly #entries = new Map<string, Entry>();
 
-  /** @throws RangeError when `maxEntries` is not a whole number above 0. */
+  /** @throws ConfigurationError when `maxEntries` is not a whole number above 0. */
   constructor(options: MemoryDedupeStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
-      throw new RangeError('maxEntries must be a whole number above 0');
+      throw new ConfigurationError('maxEntries', '`maxEntries` must be a whole number above 0.');
     }
     this.#maxEntries = maxEntries;
   }

@@ -68,7 +68,9 @@ describe('the in-memory store', () => {
 
   it('refuses a maxEntries that is not a whole number above 0', () => {
     for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
-      expect(() => new MemoryDedupeStore({ maxEntries })).toThrow(RangeError);
+      expect(() => new MemoryDedupeStore({ maxEntries })).toThrow(
+        expect.objectContaining({ option: 'maxEntries' }),
+      );
     }
   });
 });
