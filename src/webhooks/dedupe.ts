@@ -2,6 +2,7 @@
  * De-duplication of deliveries by `webhook-id`: the store interface the receiver claims ids in,
  * and the in-memory store it uses by default. The Redis store is in src/redis/dedupe.ts.
  */
+import { ConfigurationError } from '../core/config.js';
 
 /**
  * What a claim found: `claimed` (this delivery holds the id now and runs the handlers),
@@ -30,7 +31,7 @@ export interface WebhookDedupeStore {
   release(id: string, token: string): Promise<void>;
 }
 
-/** Options of {@link createMemoryDedupeStore}. */
+/** Options of {@link MemoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
   /**
    * The most ids kept; past it the oldest is forgotten, so a late copy of that event would be
@@ -52,44 +53,54 @@ interface Entry {
 /**
  * A de-duplication store in this process's memory, bounded in size: the receiver's default. It
  * de-duplicates copies that reach the same process; for several processes or instances (or
- * serverless functions) use a shared store such as the Redis one.
+ * serverless functions) use a shared store such as `RedisDedupeStore`.
  */
-export function createMemoryDedupeStore(
-  options: MemoryDedupeStoreOptions = {},
-): WebhookDedupeStore {
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
-    throw new RangeError('maxEntries must be a whole number above 0');
-  }
+export class MemoryDedupeStore implements WebhookDedupeStore {
+  readonly #maxEntries: number;
   // Insertion order is age order: an entry is re-inserted whenever it changes.
-  const entries = new Map<string, Entry>();
-  const live = (id: string): Entry | undefined => {
-    const entry = entries.get(id);
+  readonly #entries = new Map<string, Entry>();
+
+  /** @throws ConfigurationError when `maxEntries` is not a whole number above 0. */
+  constructor(options: MemoryDedupeStoreOptions = {}) {
+    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
+      throw new ConfigurationError('maxEntries', '`maxEntries` must be a whole number above 0.');
+    }
+    this.#maxEntries = maxEntries;
+  }
+
+  async claim(id: string, token: string, leaseMs: number): Promise<WebhookClaim> {
+    const entry = this.#live(id);
+    if (entry) return entry.holder === HANDLED ? 'handled' : 'in_progress';
+    this.#put(id, { holder: token, expires: Date.now() + leaseMs });
+    return 'claimed';
+  }
+
+  async complete(id: string, token: string, retentionMs: number): Promise<void> {
+    const entry = this.#live(id);
+    if (entry && entry.holder !== token && entry.holder !== HANDLED) return;
+    this.#put(id, { holder: HANDLED, expires: Date.now() + retentionMs });
+  }
+
+  async release(id: string, token: string): Promise<void> {
+    if (this.#live(id)?.holder === token) this.#entries.delete(id);
+  }
+
+  /** The entry of `id` unless its time ran out (then it is dropped). */
+  #live(id: string): Entry | undefined {
+    const entry = this.#entries.get(id);
     if (entry && entry.expires <= Date.now()) {
-      entries.delete(id);
+      this.#entries.delete(id);
       return undefined;
     }
     return entry;
-  };
-  const put = (id: string, entry: Entry) => {
-    entries.delete(id);
-    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-    entries.set(id, entry);
-  };
-  return {
-    async claim(id, token, leaseMs) {
-      const entry = live(id);
-      if (entry) return entry.holder === HANDLED ? 'handled' : 'in_progress';
-      put(id, { holder: token, expires: Date.now() + leaseMs });
-      return 'claimed';
-    },
-    async complete(id, token, retentionMs) {
-      const entry = live(id);
-      if (entry && entry.holder !== token && entry.holder !== HANDLED) return;
-      put(id, { holder: HANDLED, expires: Date.now() + retentionMs });
-    },
-    async release(id, token) {
-      if (live(id)?.holder === token) entries.delete(id);
-    },
-  };
+  }
+
+  #put(id: string, entry: Entry): void {
+    this.#entries.delete(id);
+    if (this.#entries.size >= this.#maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    this.#entries.set(id, entry);
+  }
 }

@@ -16,7 +16,7 @@ export type { Team } from '../resources/teams.js';
 export type { User } from '../resources/users.js';
 export type { Logger, LogLevel } from '../core/config.js';
 export {
-  createMemoryDedupeStore,
+  MemoryDedupeStore,
   type MemoryDedupeStoreOptions,
   type WebhookClaim,
   type WebhookDedupeStore,

@@ -4,6 +4,7 @@
  * handler for the runtimes built on `Request`/`Response`, and a Node handler for node:http,
  * Express and Connect.
  */
+import { ConfigurationError } from '../core/config.js';
 import type { WebhookReceipt, WebhookReceiver } from './receiver.js';
 import type { WebhookRequestHeaders } from './verify.js';
 
@@ -174,29 +175,31 @@ export function createNodeMiddleware<Env = unknown>(
 function middlewareSettings<Options extends MiddlewareOptions>(options: Options) {
   const { path, maxBodyBytes = DEFAULT_MAX_BODY_BYTES } = options;
   if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) {
-    throw new RangeError('maxBodyBytes must be a whole number of bytes above 0');
+    throw new ConfigurationError(
+      'maxBodyBytes',
+      '`maxBodyBytes` must be a whole number of bytes above 0.',
+    );
   }
   if (path !== undefined && !(typeof path === 'string' && path.startsWith('/'))) {
-    throw new RangeError('path must start with /');
+    throw new ConfigurationError('path', '`path` must be a string that starts with /.');
   }
   return { ...options, path, maxBodyBytes };
 }
 
 type AnswerStatus = WebhookReceipt['status'] | 400 | 404 | 405 | 413;
 
-/** The headers that go with a status: no answer carries a body. */
-function answerHeaders(status: AnswerStatus): ResponseInit {
-  const headers: Record<string, string> = {};
-  if (status === 405) headers.allow = METHOD;
-  // The rest of an oversized body is not read; closing stops the client sending it.
-  if (status === 413) headers.connection = 'close';
-  return { status, headers };
+/** The status and headers of an answer: none carries a body. */
+function answerHeaders(status: AnswerStatus): { status: number; headers: Record<string, string> } {
+  return { status, headers: status === 405 ? { allow: METHOD } : {} };
 }
 
 function answerNode(response: NodeResponseLike, status: AnswerStatus): void {
-  const { headers } = answerHeaders(status) as { headers: Record<string, string> };
+  const { headers } = answerHeaders(status);
   response.statusCode = status;
   for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  // The rest of an oversized body is not read: closing the connection stops the client sending
+  // it. Fetch runtimes manage their connections themselves.
+  if (status === 413) response.setHeader('connection', 'close');
   response.end();
 }
 

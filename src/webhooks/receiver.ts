@@ -13,7 +13,7 @@ import {
   type WebhookEventType,
 } from '../contract.js';
 import { parseSecret } from './crypto.js';
-import { createMemoryDedupeStore, type WebhookClaim, type WebhookDedupeStore } from './dedupe.js';
+import { MemoryDedupeStore, type WebhookClaim, type WebhookDedupeStore } from './dedupe.js';
 import { WebhookHandlerError, WebhookVerificationError } from './errors.js';
 import type { KnownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.js';
 import {
@@ -162,6 +162,8 @@ export interface WebhookReceiver<Env = unknown> {
 
 // Within the 5 min before the service's third attempt (contract §9).
 const DEFAULT_LEASE_SECONDS = 120;
+// A store that has not answered by then is treated as failed: a third of the service's 15 s.
+const STORE_TIMEOUT_MS = 5000;
 // The retry schedule spans 27.6 h (WEBHOOK_RETRY_SCHEDULE_SECONDS; a test holds this past it).
 // Literal values, here and below, so that an app that only verifies bundles none of this.
 export const DEFAULT_RETENTION_SECONDS = 28 * 3600;
@@ -274,8 +276,9 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     options: WebhookReceiveOptions<Env> = {},
   ): Promise<WebhookReceipt> {
     const context: WebhookContext<Env> = { headers, url: options.url, env: options.env };
-    if (!isRawBody(payload))
+    if (!isRawBody(payload)) {
       return this.#rejected(new WebhookVerificationError('invalid_payload', PARSED_BODY));
+    }
     let event: WebhookEvent;
     try {
       const secret = await this.#resolveSecret(context);
@@ -285,14 +288,14 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     }
     // Verification checked that the header is there.
     const id = readHeaders(headers, [WEBHOOK_HEADER_ID])[0]!;
-    const claim = await this.#claim(id);
-    if (claim.found === 'handled') return { outcome: 'duplicate', status: 204, event };
-    if (claim.found === 'in_progress') return { outcome: 'in_progress', status: 409, event };
+    const token = crypto.randomUUID();
+    const claim = await this.#store('claim', id, token);
+    if (claim === 'handled') return { outcome: 'duplicate', status: 204, event };
+    if (claim === 'in_progress') return { outcome: 'in_progress', status: 409, event };
 
-    const handling = this.#handle(event, context, { id, token: claim.token });
-    if (options.waitUntil) {
+    const handling = this.#handle(event, context, { id, token });
+    if (options.waitUntil && keptAlive(options.waitUntil, handling)) {
       // The answer does not wait; failures reach onError (or the log) all the same.
-      options.waitUntil(handling);
       return { outcome: 'accepted', status: 202, event };
     }
     const error = await handling;
@@ -331,7 +334,8 @@ class Receiver<Env> implements WebhookReceiver<Env> {
         : new WebhookVerificationError('invalid_payload', describe(error));
     if (failure.reason === 'invalid_secret' || failure.message === PARSED_BODY) {
       // The receiver's own configuration: every delivery fails the same way until it is fixed.
-      this.#logOnce('error', `Webhook deliveries are answered 500: ${failure.message}`);
+      const message = `Webhook deliveries are answered 500: ${failure.message}`;
+      this.#logOnce(message, 'error', message);
       return { outcome: 'rejected', status: 500, error: failure };
     }
     this.#log.debug(`Webhook delivery rejected (400): ${failure.reason}: ${failure.message}`);
@@ -339,18 +343,37 @@ class Receiver<Env> implements WebhookReceiver<Env> {
   }
 
   /**
-   * Claims the delivery's id. A store that fails counts as "not seen": the event is handled (at
-   * least once, never lost) and the failure logged once.
+   * Asks the de-duplication store, within STORE_TIMEOUT_MS. Without a store, or when it fails
+   * or does not answer in time, the answer is `unknown`: the event is handled as one not seen
+   * (at least once, never lost) and the failure is logged once.
    */
-  async #claim(id: string): Promise<{ found: WebhookClaim | 'unknown'; token: string }> {
-    const token = crypto.randomUUID();
+  async #store(
+    method: 'claim' | 'complete' | 'release',
+    id: string,
+    token: string,
+  ): Promise<WebhookClaim | 'unknown'> {
     const dedupe = this.#dedupe;
-    if (!dedupe) return { found: 'unknown', token };
+    if (!dedupe) return 'unknown';
+    const { store, leaseMs, retentionMs } = dedupe;
     try {
-      return { found: await dedupe.store.claim(id, token, dedupe.leaseMs), token };
+      return await bounded(
+        STORE_TIMEOUT_MS,
+        // Also catches a store method that throws instead of rejecting.
+        async () => {
+          if (method === 'claim') return store.claim(id, token, leaseMs);
+          if (method === 'complete') await store.complete(id, token, retentionMs);
+          else await store.release(id, token);
+          return 'unknown' as const;
+        },
+      );
     } catch (error) {
-      this.#storeFailed(error);
-      return { found: 'unknown', token };
+      // Once for the receiver's life, whatever the error: an outage fails every call alike.
+      this.#logOnce(
+        'store',
+        'warn',
+        `The webhook de-duplication store failed (${describe(error)}); deliveries are handled without it, so a copy may be handled twice`,
+      );
+      return 'unknown';
     }
   }
 
@@ -376,12 +399,11 @@ class Receiver<Env> implements WebhookReceiver<Env> {
         errors.push(error);
       }
     }
-    const dedupe = this.#dedupe;
     if (errors.length === 0) {
-      await dedupe?.store.complete(id, token, dedupe.retentionMs).catch(this.#storeFailed);
+      await this.#store('complete', id, token);
       return undefined;
     }
-    await dedupe?.store.release(id, token).catch(this.#storeFailed);
+    await this.#store('release', id, token);
     const failure = new WebhookHandlerError(event, errors);
     await this.#report(failure, context);
     return failure;
@@ -403,18 +425,42 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     }
   }
 
-  readonly #storeFailed = (error: unknown): void => {
-    this.#logOnce(
-      'warn',
-      `The webhook de-duplication store failed (${describe(error)}); deliveries are handled without it, so a copy may be handled twice`,
-    );
-  };
-
-  #logOnce(level: 'warn' | 'error', message: string): void {
-    if (this.#logged.has(message)) return;
-    this.#logged.add(message);
+  /** Logs `message` unless a line of the same `kind` was logged before. */
+  #logOnce(kind: string, level: 'warn' | 'error', message: string): void {
+    if (this.#logged.has(kind)) return;
+    this.#logged.add(kind);
     this.#log[level](message);
   }
+}
+
+/**
+ * Hands `handling` to the platform's `waitUntil`; false when that throws (say, called outside a
+ * request), and the receiver then handles before answering instead.
+ */
+function keptAlive(waitUntil: (promise: Promise<unknown>) => void, handling: Promise<unknown>) {
+  try {
+    waitUntil(handling);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `run()`'s result, or a rejection after `ms`; the timer never outlives the answer. */
+function bounded<T>(ms: number, run: () => Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    run().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 // The body-parser trap: said once, with the fix, instead of an inexplicable invalid_signature.
@@ -449,7 +495,7 @@ function dedupeSettings(
     }
     return value * 1000;
   };
-  const store = settings.store ?? createMemoryDedupeStore();
+  const store = settings.store ?? new MemoryDedupeStore();
   if (
     !['claim', 'complete', 'release'].every(
       (method) => typeof (store as never)[method] === 'function',

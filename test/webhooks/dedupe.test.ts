@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../src/testing/webhook-signer.js';
 import {
-  createMemoryDedupeStore,
+  MemoryDedupeStore,
   createNodeMiddleware,
   createWebhookReceiver,
 } from '../../src/webhooks/index.js';
@@ -18,7 +18,7 @@ describe('the in-memory store', () => {
   });
 
   it('claims an id once, until the lease runs out', async () => {
-    const store = createMemoryDedupeStore();
+    const store = new MemoryDedupeStore();
     expect(await store.claim('evt_1', 'a', 1000)).toBe('claimed');
     expect(await store.claim('evt_1', 'b', 1000)).toBe('in_progress');
     vi.setSystemTime(1000);
@@ -26,7 +26,7 @@ describe('the in-memory store', () => {
   });
 
   it('keeps a completed id for the retention, then forgets it', async () => {
-    const store = createMemoryDedupeStore();
+    const store = new MemoryDedupeStore();
     await store.claim('evt_1', 'a', 1000);
     await store.complete('evt_1', 'a', 5000);
     vi.setSystemTime(4999);
@@ -36,7 +36,7 @@ describe('the in-memory store', () => {
   });
 
   it("lets only the lease's holder complete or release it", async () => {
-    const store = createMemoryDedupeStore();
+    const store = new MemoryDedupeStore();
     await store.claim('evt_1', 'a', 1000);
     vi.setSystemTime(1000);
     // a's lease ran out and b holds the id now: a late a changes nothing.
@@ -49,7 +49,7 @@ describe('the in-memory store', () => {
   });
 
   it('records an id as handled when its holder completes after the lease ran out unclaimed', async () => {
-    const store = createMemoryDedupeStore();
+    const store = new MemoryDedupeStore();
     await store.claim('evt_1', 'a', 1000);
     vi.setSystemTime(2000);
     await store.complete('evt_1', 'a', 5000);
@@ -57,7 +57,7 @@ describe('the in-memory store', () => {
   });
 
   it('forgets the oldest id beyond maxEntries', async () => {
-    const store = createMemoryDedupeStore({ maxEntries: 3 });
+    const store = new MemoryDedupeStore({ maxEntries: 3 });
     for (const id of ['evt_1', 'evt_2', 'evt_3', 'evt_4']) {
       await store.claim(id, 'a', 1000);
       await store.complete(id, 'a', 5000);
@@ -68,7 +68,9 @@ describe('the in-memory store', () => {
 
   it('refuses a maxEntries that is not a whole number above 0', () => {
     for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createMemoryDedupeStore({ maxEntries })).toThrow(RangeError);
+      expect(() => new MemoryDedupeStore({ maxEntries })).toThrow(
+        expect.objectContaining({ option: 'maxEntries' }),
+      );
     }
   });
 });

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../../src/core/config.js';
 import { ENV_WEBHOOK_SECRET, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../src/contract.js';
 import { signWebhook } from '../../src/testing/webhook-signer.js';
 import {
-  createMemoryDedupeStore,
+  MemoryDedupeStore,
   createWebhookReceiver,
   type Recognition,
   type TeamMemberEventData,
@@ -375,7 +375,7 @@ describe('de-duplication', () => {
 
   it('handles a copy again once the lease of a holder that never finished has run out', async () => {
     // Two receivers share a store, as two processes share Redis; the first never finishes.
-    const store = createMemoryDedupeStore();
+    const store = new MemoryDedupeStore();
     const started = gate();
     const stuck = receiverWith({ dedupe: { store, leaseSeconds: 60 } }).onAny(() => {
       started.open();
@@ -441,6 +441,47 @@ describe('de-duplication', () => {
   });
 });
 
+describe('a de-duplication store that misbehaves', () => {
+  it('is given 5 s to answer, then the event is handled as one not seen', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: NOW_MS });
+    const hanging: WebhookDedupeStore = {
+      claim: () => new Promise(() => {}),
+      complete: () => new Promise(() => {}),
+      release: () => new Promise(() => {}),
+    };
+    const handler = vi.fn();
+    const receiver = receiverWith({ dedupe: hanging }).onAny(handler);
+    const receipt = receiver.receive(...(await delivery()));
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(handler).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(handler).toHaveBeenCalledTimes(1);
+    // Then complete does not answer either.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await receipt).toMatchObject({ outcome: 'handled' });
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0]![0]).toMatch(/no answer within 5000 ms/);
+  });
+
+  it('that throws instead of rejecting counts as failed too', async () => {
+    const throwing = {
+      claim() {
+        throw new Error('not connected');
+      },
+      complete() {
+        throw new Error('not connected');
+      },
+      release() {
+        throw new Error('not connected');
+      },
+    } as unknown as WebhookDedupeStore;
+    const handler = vi.fn();
+    const receiver = receiverWith({ dedupe: throwing }).onAny(handler);
+    expect(await receiver.receive(...(await delivery()))).toMatchObject({ outcome: 'handled' });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('waitUntil', () => {
   it('answers 202 on verification and runs the handlers after, kept alive by waitUntil', async () => {
     const slow = gate();
@@ -460,6 +501,19 @@ describe('waitUntil', () => {
     expect(ran).toHaveBeenCalledTimes(1);
     // Handled: a later copy is a duplicate.
     expect(await receiver.receive(...(await delivery()))).toMatchObject({ outcome: 'duplicate' });
+  });
+
+  it('handles before answering when waitUntil throws, as outside a request', async () => {
+    const handler = vi.fn();
+    const receiver = receiverWith().onAny(handler);
+    const waitUntil = () => {
+      throw new Error('waitUntil called outside a request');
+    };
+    expect(await receiver.receive(...(await delivery()), { waitUntil })).toMatchObject({
+      outcome: 'handled',
+      status: 204,
+    });
+    expect(handler).toHaveBeenCalledTimes(1);
   });
 
   it('reports a failure after the answer to onError, and releases the id for the retry', async () => {
