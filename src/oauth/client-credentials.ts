@@ -90,7 +90,9 @@ export interface CachedToken {
  * without it.
  */
 export interface TokenCache {
+  /** The token stored under `key`, or nothing when there is none. */
   get(key: string): CachedToken | null | undefined | Promise<CachedToken | null | undefined>;
+  /** Stores `token` under `key`, for at least as long as until its `expiresAt`. */
   set(key: string, token: CachedToken): void | Promise<void>;
 }
 

@@ -20,6 +20,7 @@ import { createRandom } from './random.js';
 export interface MockOAuthClient {
   /** `rc_` and at least 16 letters or digits. */
   clientId: string;
+  /** The secret it authenticates with at the token endpoint. */
   clientSecret: string;
   /** The scopes its tokens may carry; `'*'` (the default) grants all. A request without `scope` gets all it may carry. */
   scopes?: readonly Scope[] | '*' | undefined;
@@ -41,8 +42,11 @@ export interface MockOAuthOptions {
 
 /** A token the mock issued. */
 export interface MockIssuedToken {
+  /** The token, as the API accepts it in `Authorization: Bearer`. */
   readonly accessToken: string;
+  /** The client it was issued to. */
   readonly clientId: string;
+  /** The scopes it grants. */
   readonly scopes: readonly Scope[];
   /** The mock's clock when it was issued, in ms. */
   readonly issuedAt: number;
@@ -59,7 +63,12 @@ export interface MockOAuth {
   /** The token endpoint, `{issuer}/oauth/token`. */
   readonly tokenUrl: string;
   /** The first client of the `clients` option: by default one with every scope. */
-  readonly testClient: { readonly clientId: string; readonly clientSecret: string };
+  readonly testClient: {
+    /** Its client id, for `clientCredentials({ clientId })`. */
+    readonly clientId: string;
+    /** Its secret, for `clientCredentials({ clientSecret })`. */
+    readonly clientSecret: string;
+  };
   /** Every token issued, oldest first. */
   readonly tokens: readonly MockIssuedToken[];
   /** Makes the API refuse a token with 401 before it expires, as the service does a revoked one. */

@@ -24,6 +24,7 @@ interface MiddlewareOptions {
 
 /** A Cloudflare Worker's `ctx`, or anything with its `waitUntil`. */
 export interface ExecutionContextLike {
+  /** Keeps the platform running until `promise` settles, after the answer is sent. */
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -59,8 +60,11 @@ export type WebhookFetchHandler<Env = unknown> = (
 
 /** The parts of a Node `IncomingMessage` the Node handler uses (Express's request is one). */
 export interface NodeRequestLike extends AsyncIterable<unknown> {
+  /** The request's method: only POST is a delivery. */
   method?: string | undefined;
+  /** The request's path and query, for the receiver's handlers and the `path` option. */
   url?: string | undefined;
+  /** The request's headers, where the `webhook-*` headers are. */
   headers: WebhookRequestHeaders;
   /** A body a parser already read: used as it is when it is raw (Buffer or string). */
   body?: unknown;
@@ -72,8 +76,11 @@ export interface NodeRequestLike extends AsyncIterable<unknown> {
 
 /** The parts of a Node `ServerResponse` the Node handler uses. */
 export interface NodeResponseLike {
+  /** The status of the answer, set before `end()`. */
   statusCode: number;
+  /** Sets one header of the answer. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the answer, with no body. */
   end(): unknown;
 }
 

@@ -37,7 +37,13 @@ export type WebhookEventName = WebhookEventType | WebhookEventGroup;
 /** The events a handler of `Name` receives: that type, or every known type of that group. */
 export type WebhookEventFor<Name extends WebhookEventName> = Name extends WebhookEventType
   ? WebhookEventOf<Name>
-  : Extract<KnownWebhookEvent, { type: `${Name}.${string}` }>;
+  : Extract<
+      KnownWebhookEvent,
+      {
+        /** A type of the group `Name`. */
+        type: `${Name}.${string}`;
+      }
+    >;
 
 /** What a secret function and each handler learn about the delivery besides its event. */
 export interface WebhookContext<Env = unknown> {
@@ -129,11 +135,48 @@ export interface WebhookReceiveOptions<Env = unknown> {
  * - `failed` (500): a handler failed; the service retries the delivery.
  */
 export type WebhookReceipt =
-  | { outcome: 'handled' | 'duplicate'; status: 204; event: WebhookEvent }
-  | { outcome: 'accepted'; status: 202; event: WebhookEvent }
-  | { outcome: 'in_progress'; status: 409; event: WebhookEvent }
-  | { outcome: 'rejected'; status: 400 | 500; error: WebhookVerificationError }
-  | { outcome: 'failed'; status: 500; event: WebhookEvent; error: WebhookHandlerError };
+  | {
+      /** Every handler succeeded, or the event was handled before and none ran. */
+      outcome: 'handled' | 'duplicate';
+      /** 204 No Content. */
+      status: 204;
+      /** The verified event. */
+      event: WebhookEvent;
+    }
+  | {
+      /** Verified; the handlers run after the answer (`waitUntil`). */
+      outcome: 'accepted';
+      /** 202 Accepted. */
+      status: 202;
+      /** The verified event. */
+      event: WebhookEvent;
+    }
+  | {
+      /** A copy of an event whose handlers are still running elsewhere. */
+      outcome: 'in_progress';
+      /** 409 Conflict: the service tries the delivery again later. */
+      status: 409;
+      /** The verified event. */
+      event: WebhookEvent;
+    }
+  | {
+      /** Verification failed, or there was no secret to verify with. */
+      outcome: 'rejected';
+      /** 400 for a delivery that does not verify, 500 for a missing or malformed secret. */
+      status: 400 | 500;
+      /** Why, with its `code`; the answer's body carries none of it. */
+      error: WebhookVerificationError;
+    }
+  | {
+      /** A handler failed. */
+      outcome: 'failed';
+      /** 500: the service retries the delivery. */
+      status: 500;
+      /** The verified event. */
+      event: WebhookEvent;
+      /** The handlers' failures; `onError` handlers received it too. */
+      error: WebhookHandlerError;
+    };
 
 /** A receiver: register handlers, then pass it to an adapter or call `receive`. */
 export interface WebhookReceiver<Env = unknown> {
