@@ -26,8 +26,11 @@ import {
   type MockWebhookEvent,
 } from './webhook-delivery.js';
 
-/** A fetch-compatible function. */
-export type MockFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+/**
+ * A fetch-compatible function. `RequestInfo` written out: a Node program without the DOM lib
+ * has `Request` and `RequestInit` from @types/node, but no `RequestInfo`.
+ */
+export type MockFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** A stateful, in-memory Employee Recognition API. */
 export interface MockApi {
