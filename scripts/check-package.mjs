@@ -257,6 +257,23 @@ export async function mockedRun(settings: SuiteSettings): Promise<number> {
 }
 `;
 
+/** Typed use of `./redis` with the clients customers pass it: node-redis and ioredis. */
+const REDIS_TS = `import { Client } from '@employee-recognition/sdk';
+import { RedisStore, type RedisStoreOptions } from '@employee-recognition/sdk/redis';
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+
+export async function pacedClients(url: string, prefix: string | undefined): Promise<Client[]> {
+  const redis = await createClient({ url }).connect();
+  const options: RedisStoreOptions = { client: redis, prefix, timeout: undefined };
+  const ioredis = new Redis(url);
+  return [
+    new Client({ rateLimit: { store: new RedisStore(options) } }),
+    new Client({ rateLimit: { store: new RedisStore({ client: ioredis, prefix: 'app:' }) } }),
+  ];
+}
+`;
+
 /** Typed use of `./testing/msw` with msw's own setupServer. */
 const MSW_TS = `import { Client } from '@employee-recognition/sdk';
 import { createHandlers, createMockApi, type MswMockApi, startMockServer } from '@employee-recognition/sdk/testing/msw';
@@ -313,7 +330,7 @@ const MODULE_SYSTEMS = {
  */
 const PROGRAMS = {
   app: {
-    files: { consumer: CONSUMER_TS, testing: TESTING_TS },
+    files: { consumer: CONSUMER_TS, testing: TESTING_TS, redis: REDIS_TS },
     dom: false,
     forbid: /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/,
   },
@@ -699,9 +716,12 @@ async function installConsumer(workDir, tarball) {
     join(project, 'package.json'),
     `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
-  // msw is the ./testing entry's optional peer dependency: the same version as here.
+  // The versions used here of msw (the optional peer of ./testing/msw), the compiler and Node's
+  // types, and the Redis clients customers give ./redis; Jest for the test runners.
   const extras = [
-    ...['msw', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`),
+    ...['msw', 'typescript', '@types/node', 'redis', 'ioredis'].map(
+      (name) => `${name}@${installedVersion(name)}`,
+    ),
     JEST,
   ];
   indent(`npm install ${pkg.name} (tarball) ${extras.join(' ')}`);
