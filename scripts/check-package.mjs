@@ -304,22 +304,27 @@ export async function withMsw(): Promise<number> {
 const TYPESCRIPTS = { '5.0': '5.0.4', 5.4: '5.4.5', 5.9: '5.9.3', '7.0': '7.0.2' };
 
 /**
- * How a customer's project resolves the package. A CommonJS cell compiles as CommonJS either
- * through its package's `"type"` or, as node16 cjs does, through the `.cts` extension.
- * `node10` ignores `exports` (typesVersions serves the subpaths); TypeScript 7 removed it.
+ * How a customer's project resolves the package, and the extension of each module format's
+ * files: in a `"type": "module"` package, `.ts` compiles as ESM and `.cts` as CommonJS, so one
+ * program holds both and checks @types/node once for the two. `node10` ignores `exports`
+ * (typesVersions serves the subpaths); TypeScript 7 removed it.
  */
 const MODULE_SYSTEMS = {
-  'nodenext esm': { type: 'module', module: 'nodenext', moduleResolution: 'nodenext', ext: 'ts' },
-  'nodenext cjs': { type: 'commonjs', module: 'nodenext', moduleResolution: 'nodenext', ext: 'ts' },
-  'node16 esm': { type: 'module', module: 'node16', moduleResolution: 'node16', ext: 'ts' },
-  'node16 cjs': { type: 'module', module: 'node16', moduleResolution: 'node16', ext: 'cts' },
+  nodenext: {
+    type: 'module',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    esm: 'ts',
+    cjs: 'cts',
+  },
+  node16: { type: 'module', module: 'node16', moduleResolution: 'node16', esm: 'ts', cjs: 'cts' },
   // `module: preserve` came in TypeScript 5.4; before it, bundler went with esnext.
-  bundler: { type: 'module', module: 'preserve', moduleResolution: 'bundler', ext: 'ts' },
+  bundler: { type: 'module', module: 'preserve', moduleResolution: 'bundler', esm: 'ts' },
   node10: {
     type: 'commonjs',
     module: 'commonjs',
     moduleResolution: 'node10',
-    ext: 'ts',
+    cjs: 'ts',
     upTo: '5.9',
   },
 };
@@ -335,7 +340,8 @@ const PROGRAMS = {
     forbid: /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/,
   },
   // msw's types need TypeScript 5.9: msw depends on type-fest 5, which requires it (and ESM).
-  msw: { files: { msw: MSW_TS }, dom: true, since: '5.9' },
+  // A cell per format, so that msw's known CommonJS failure cannot hide an ESM one.
+  msw: { files: { msw: MSW_TS }, dom: true, since: '5.9', cellPerFormat: true },
 };
 
 /** Every subpath of `exports` with types, and the program whose customer code imports it. */
@@ -370,29 +376,36 @@ function writeTypeMatrix(project) {
   for (const [version] of Object.entries(TYPESCRIPTS)) {
     for (const [system, settings] of Object.entries(MODULE_SYSTEMS)) {
       if (settings.upTo && Number(version) > Number(settings.upTo)) continue;
+      const formats = ['esm', 'cjs'].filter((format) => settings[format]);
       for (const [programName, program] of Object.entries(PROGRAMS)) {
         if (program.since && Number(version) < Number(program.since)) continue;
-        const name = `ts ${version} ${system} ${programName}`;
-        const dir = join(project, 'types', name.replace(/[^a-z0-9]+/gi, '-'));
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: settings.type })}\n`);
-        const files = Object.entries(program.files).map(([file, code]) => {
-          writeFileSync(join(dir, `${file}.${settings.ext}`), code);
-          return `${file}.${settings.ext}`;
-        });
-        const module =
-          settings.module === 'preserve' && version === '5.0' ? 'esnext' : settings.module;
-        const compilerOptions = {
-          ...STRICT,
-          module,
-          moduleResolution: settings.moduleResolution,
-          lib: program.dom ? ['es2022', 'dom', 'dom.iterable'] : ['es2022'],
-        };
-        writeFileSync(
-          join(dir, 'tsconfig.json'),
-          `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`,
-        );
-        cells.push({ name, version, dir, dom: program.dom, forbid: program.forbid });
+        const groups = program.cellPerFormat ? formats.map((format) => [format]) : [formats];
+        for (const group of groups) {
+          const name = `ts ${version} ${system} ${group.join('+')} ${programName}`;
+          const dir = join(project, 'types', name.replace(/[^a-z0-9]+/gi, '-'));
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: settings.type })}\n`);
+          const files = group.flatMap((format) =>
+            Object.entries(program.files).map(([file, code]) => {
+              const path = `${file}.${settings[format]}`;
+              writeFileSync(join(dir, path), code);
+              return path;
+            }),
+          );
+          const module =
+            settings.module === 'preserve' && version === '5.0' ? 'esnext' : settings.module;
+          const compilerOptions = {
+            ...STRICT,
+            module,
+            moduleResolution: settings.moduleResolution,
+            lib: program.dom ? ['es2022', 'dom', 'dom.iterable'] : ['es2022'],
+          };
+          writeFileSync(
+            join(dir, 'tsconfig.json'),
+            `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`,
+          );
+          cells.push({ name, version, dir, dom: program.dom, forbid: program.forbid });
+        }
       }
     }
   }
