@@ -24,7 +24,12 @@ import type { EmployeeRecognitionError } from '../core/errors.js';
 import { Log } from '../core/logger.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { sleep } from '../internal/timers.js';
-import { type EndpointSettings, isLoopbackHttp, TokenEndpoint } from './token-endpoint.js';
+import {
+  type EndpointSettings,
+  type IssuedToken,
+  isLoopbackHttp,
+  TokenEndpoint,
+} from './token-endpoint.js';
 
 /** Options of {@link clientCredentials}. Only `clientId` and `clientSecret` are required. */
 export interface ClientCredentialsOptions {
@@ -178,11 +183,9 @@ class TokenProvider {
   }
 
   async token(context: TokenRequestContext | undefined): Promise<string> {
-    // After a 401 without the refused token named, the token held is the one refused.
-    const refused = context?.forceRefresh
-      ? (context.refused ?? this.#held?.accessToken ?? '')
-      : undefined;
     const held = this.#held;
+    // After a 401 that does not name the refused token, the token held is the one refused.
+    const refused = context?.forceRefresh ? (context.refused ?? held?.accessToken) : undefined;
     const now = Date.now();
     if (held !== undefined) {
       // A refused token already replaced is not fetched again: 200 calls refused with one revoked
@@ -228,12 +231,7 @@ class TokenProvider {
     return token;
   }
 
-  #fromIssued(issued: {
-    accessToken: string;
-    lifetimeMs: number;
-    scope: string | undefined;
-    requestedAt: number;
-  }): CachedToken {
+  #fromIssued(issued: IssuedToken): CachedToken {
     const expiresAt = issued.requestedAt + issued.lifetimeMs;
     const skew = Math.min(this.#settings.expirySkewMs, issued.lifetimeMs / 2);
     return {
