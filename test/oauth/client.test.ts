@@ -66,6 +66,21 @@ it('a revoked token: one refresh, and the call succeeds', async () => {
   await api.close();
 });
 
+it('50 concurrent calls refused with one revoked token: one refresh, and every call succeeds', async () => {
+  const oauthClient = { clientId: 'rc_ConcurrentClient00001', clientSecret: 'concurrent-secret' };
+  const api = createMockApi({ oauth: { clients: [{ ...oauthClient, rateLimit: 1000 }] } });
+  const apiKey = clientCredentials({ issuer: api.oauth.issuer, ...oauthClient, fetch: api.fetch });
+  // All at once, not paced over the rate-limit window.
+  const client = new Client({ apiKey, baseUrl: api.baseUrl, fetch: api.fetch, rateLimit: 'off' });
+  await client.users.list();
+  api.oauth.revoke(api.oauth.tokens[0]!.accessToken);
+  // 50: the refused requests count against the mock's allowance for unauthenticated callers (100).
+  const pages = await Promise.all(Array.from({ length: 50 }, () => client.users.list()));
+  expect(pages).toHaveLength(50);
+  expect(api.oauth.tokens).toHaveLength(2);
+  await api.close();
+});
+
 it('a wrong secret fails the call with an OAuthError naming invalid_client', async () => {
   const api = createMockApi();
   const client = new Client({
