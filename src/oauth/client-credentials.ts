@@ -8,6 +8,7 @@ import {
   type Scope,
 } from '../contract.js';
 import {
+  type ApiKeyContext,
   checkFunction,
   checkInteger,
   checkMaxRetries,
@@ -101,20 +102,13 @@ export interface TokenCache {
   set(key: string, token: CachedToken): void | Promise<void>;
 }
 
-/** What the SDK tells a credential function: after a 401, `forceRefresh` and the token refused. */
-export interface TokenRequestContext {
-  /** True after the service refused a token with 401. */
-  forceRefresh?: boolean | undefined;
-  /** The token the service refused: a fresh one is fetched only while it is still the one held. */
-  refused?: string | undefined;
-}
-
 /**
  * A credential function for `new Client({ apiKey })` that hands out client-credentials access
  * tokens. Call it yourself for a token to use elsewhere.
  */
 export interface ClientCredentials {
-  (context?: TokenRequestContext): Promise<string>;
+  /** A token: the one held, or a fresh one; after a 401, a fresh one only while `refused` is held. */
+  (context?: ApiKeyContext): Promise<string>;
   /** The OAuth client's id: not secret, a stable name for this client (shared pacing keys use it). */
   readonly clientId: string;
 }
@@ -147,7 +141,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 export function clientCredentials(options: ClientCredentialsOptions): ClientCredentials {
   const settings = resolveOptions(options);
   const provider = new TokenProvider(settings);
-  const credentials = async function clientCredentialsToken(context?: TokenRequestContext) {
+  const credentials = async function clientCredentialsToken(context?: ApiKeyContext) {
     return provider.token(context);
   };
   // The secret lives only in closures: nothing reachable from the function holds it.
@@ -182,7 +176,7 @@ class TokenProvider {
     this.#log = settings.log;
   }
 
-  async token(context: TokenRequestContext | undefined): Promise<string> {
+  async token(context: ApiKeyContext | undefined): Promise<string> {
     const held = this.#held;
     // After a 401 that does not name the refused token, the token held is the one refused.
     const refused = context?.forceRefresh ? (context.refused ?? held?.accessToken) : undefined;
