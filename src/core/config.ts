@@ -27,7 +27,7 @@ export interface ApiKeyContext {
    * it still holds this one: when several calls meet the same expiry, the first refreshes and the
    * others get the token it fetched.
    */
-  refused?: string;
+  refused?: string | undefined;
 }
 
 /** What an answer's X-RateLimit-* headers said about its key's window. */

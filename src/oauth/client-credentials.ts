@@ -8,6 +8,7 @@ import {
   type Scope,
 } from '../contract.js';
 import {
+  type ApiKeyContext,
   checkFunction,
   checkInteger,
   checkMaxRetries,
@@ -24,7 +25,12 @@ import type { EmployeeRecognitionError } from '../core/errors.js';
 import { Log } from '../core/logger.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { sleep } from '../internal/timers.js';
-import { type EndpointSettings, isLoopbackHttp, TokenEndpoint } from './token-endpoint.js';
+import {
+  type EndpointSettings,
+  type IssuedToken,
+  isLoopbackHttp,
+  TokenEndpoint,
+} from './token-endpoint.js';
 
 /** Options of {@link clientCredentials}. Only `clientId` and `clientSecret` are required. */
 export interface ClientCredentialsOptions {
@@ -96,20 +102,13 @@ export interface TokenCache {
   set(key: string, token: CachedToken): void | Promise<void>;
 }
 
-/** What the SDK tells a credential function: after a 401, `forceRefresh` and the token refused. */
-export interface TokenRequestContext {
-  /** True after the service refused a token with 401. */
-  forceRefresh?: boolean | undefined;
-  /** The token the service refused: a fresh one is fetched only while it is still the one held. */
-  refused?: string | undefined;
-}
-
 /**
  * A credential function for `new Client({ apiKey })` that hands out client-credentials access
  * tokens. Call it yourself for a token to use elsewhere.
  */
 export interface ClientCredentials {
-  (context?: TokenRequestContext): Promise<string>;
+  /** A token: the one held, or a fresh one; after a 401, a fresh one only while `refused` is held. */
+  (context?: ApiKeyContext): Promise<string>;
   /** The OAuth client's id: not secret, a stable name for this client (shared pacing keys use it). */
   readonly clientId: string;
 }
@@ -142,7 +141,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 export function clientCredentials(options: ClientCredentialsOptions): ClientCredentials {
   const settings = resolveOptions(options);
   const provider = new TokenProvider(settings);
-  const credentials = async function clientCredentialsToken(context?: TokenRequestContext) {
+  const credentials = async function clientCredentialsToken(context?: ApiKeyContext) {
     return provider.token(context);
   };
   // The secret lives only in closures: nothing reachable from the function holds it.
@@ -177,12 +176,10 @@ class TokenProvider {
     this.#log = settings.log;
   }
 
-  async token(context: TokenRequestContext | undefined): Promise<string> {
-    // After a 401 without the refused token named, the token held is the one refused.
-    const refused = context?.forceRefresh
-      ? (context.refused ?? this.#held?.accessToken ?? '')
-      : undefined;
+  async token(context: ApiKeyContext | undefined): Promise<string> {
     const held = this.#held;
+    // After a 401 that does not name the refused token, the token held is the one refused.
+    const refused = context?.forceRefresh ? (context.refused ?? held?.accessToken) : undefined;
     const now = Date.now();
     if (held !== undefined) {
       // A refused token already replaced is not fetched again: 200 calls refused with one revoked
@@ -228,12 +225,7 @@ class TokenProvider {
     return token;
   }
 
-  #fromIssued(issued: {
-    accessToken: string;
-    lifetimeMs: number;
-    scope: string | undefined;
-    requestedAt: number;
-  }): CachedToken {
+  #fromIssued(issued: IssuedToken): CachedToken {
     const expiresAt = issued.requestedAt + issued.lifetimeMs;
     const skew = Math.min(this.#settings.expirySkewMs, issued.lifetimeMs / 2);
     return {

@@ -12,6 +12,5 @@ export {
   clientCredentials,
   type ClientCredentialsOptions,
   type TokenCache,
-  type TokenRequestContext,
 } from './client-credentials.js';
 export { OAuthError } from '../core/errors.js';

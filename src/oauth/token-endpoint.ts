@@ -26,6 +26,7 @@ import {
 import { type Log, redactSecrets } from '../core/logger.js';
 import { retryDelay } from '../core/retry.js';
 import { readBody, transferError } from '../core/transfer.js';
+import { isLoopbackHost } from '../internal/loopback.js';
 
 /** What the token endpoint is asked, and how: the options of `clientCredentials`, resolved. */
 export interface EndpointSettings {
@@ -168,16 +169,9 @@ export class TokenEndpoint {
   }
 }
 
-/** Plain http is allowed only to this machine: a loopback address or a `localhost` name. */
+/** Plain http is allowed only to this machine: a loopback address or `localhost`. */
 export function isLoopbackHttp(url: URL): boolean {
-  if (url.protocol !== 'http:') return false;
-  const host = url.hostname;
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 function parseUrl(value: unknown): URL | undefined {

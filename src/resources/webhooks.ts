@@ -4,6 +4,7 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import { ApiResource, type DataResponse, dataSchema, pathId } from '../core/resource.js';
 import { openEnum, parseInput, rule } from '../core/validation.js';
+import { isLoopbackHost } from '../internal/loopback.js';
 import { recordId, timestamp } from './shared.js';
 
 /**
@@ -56,19 +57,13 @@ const webhookResponse = dataSchema(webhookSchema);
 const webhookListResponse = dataSchema(z.array(webhookSchema));
 const webhookWithSecretResponse = dataSchema(webhookWithSecretSchema);
 
-// The hosts on which a receiver may listen without TLS (contract §4): a developer's machine.
-const LOOPBACK_NAMES: readonly string[] = ['localhost', '[::1]'];
-const LOOPBACK_IPV4 = /^127(\.\d{1,3}){3}$/;
-
-// The URL parser rather than z.url(): the same check, smaller in the bundle. It also puts hosts
-// in one form (lower case, `127.1` as `127.0.0.1`), so the loopback test sees what is connected to.
+// The URL parser rather than z.url(): the same check, smaller in the bundle. A receiver may listen
+// without TLS on a loopback host (contract §4): a developer's machine.
 const urlParam = z.string().check(
   rule((text) => {
     const url = URL.canParse(text) ? new URL(text) : undefined;
     if (url?.protocol === 'https:') return undefined;
-    const loopback =
-      url !== undefined &&
-      (LOOPBACK_NAMES.includes(url.hostname) || LOOPBACK_IPV4.test(url.hostname));
+    const loopback = url !== undefined && isLoopbackHost(url.hostname);
     return url?.protocol === 'http:' && loopback
       ? undefined
       : 'must be an https URL (http only on localhost, 127.0.0.0/8 or [::1])';

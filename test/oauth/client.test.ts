@@ -66,6 +66,53 @@ it('a revoked token: one refresh, and the call succeeds', async () => {
   await api.close();
 });
 
+it('50 concurrent calls refused with one revoked token: one refresh, and every call succeeds', async () => {
+  const oauthClient = { clientId: 'rc_ConcurrentClient00001', clientSecret: 'concurrent-secret' };
+  const api = createMockApi({ oauth: { clients: [{ ...oauthClient, rateLimit: 1000 }] } });
+  const apiKey = clientCredentials({ issuer: api.oauth.issuer, ...oauthClient, fetch: api.fetch });
+  // All at once, not paced over the rate-limit window.
+  const client = new Client({ apiKey, baseUrl: api.baseUrl, fetch: api.fetch, rateLimit: 'off' });
+  await client.users.list();
+  api.oauth.revoke(api.oauth.tokens[0]!.accessToken);
+  // 50: the refused requests count against the mock's allowance for unauthenticated callers (100).
+  const pages = await Promise.all(Array.from({ length: 50 }, () => client.users.list()));
+  expect(pages).toHaveLength(50);
+  expect(api.oauth.tokens).toHaveLength(2);
+  await api.close();
+});
+
+it('a 401 that arrives after the refresh takes the new token: the SDK names the refused one', async () => {
+  const api = createMockApi();
+  const apiKey = clientCredentials({
+    issuer: api.oauth.issuer,
+    ...api.oauth.testClient,
+    fetch: api.fetch,
+  });
+  // The first 401 waits at the gate until another call has refreshed the token and succeeded.
+  let gate: Promise<void> | undefined;
+  let open = () => {};
+  const apiFetch: typeof fetch = async (input, init) => {
+    const response = await api.fetch(input, init);
+    const wait = response.status === 401 ? gate : undefined;
+    if (wait) {
+      gate = undefined;
+      await wait;
+    }
+    return response;
+  };
+  const client = new Client({ apiKey, baseUrl: api.baseUrl, fetch: apiFetch });
+  await client.users.list();
+  api.oauth.revoke(api.oauth.tokens[0]!.accessToken);
+  gate = new Promise((resolve) => (open = resolve));
+  const late = client.users.list();
+  await client.users.list();
+  expect(api.oauth.tokens).toHaveLength(2);
+  open();
+  await late;
+  expect(api.oauth.tokens).toHaveLength(2);
+  await api.close();
+});
+
 it('a wrong secret fails the call with an OAuthError naming invalid_client', async () => {
   const api = createMockApi();
   const client = new Client({
