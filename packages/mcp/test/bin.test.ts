@@ -2,6 +2,7 @@
 // MCP client over its stdio and Streamable HTTP transports, against the mock server.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -151,6 +152,18 @@ describe('--list, --help and startup', () => {
     const write = await run(['--tools', 'recognitions_create', '--list']);
     expect(write.code).toBe(2);
     expect(write.stderr).toMatch(/--allow-writes/);
+  });
+
+  it('is a package publint --strict finds nothing wrong with', async () => {
+    const publint = resolve(import.meta.dirname, '../../../node_modules/publint/src/cli.js');
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      [publint, '--strict', installed.packageDir],
+      {
+        timeout: RUN_TIMEOUT_MS,
+      },
+    );
+    expect(stdout).toMatch(/All good!/);
   });
 
   it('needs RECOGNITION_API_KEY to serve, and says so without serving', async () => {

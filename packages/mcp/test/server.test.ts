@@ -4,7 +4,7 @@ import { Client, type ClientOptions } from '@employee-recognition/sdk';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMcpServer, type McpServerOptions, ToolSelectionError } from '../src/index.js';
 import {
   call,
@@ -288,6 +288,27 @@ describe('calls', () => {
       code: 'rate_limited',
       retry_after_seconds: 3600,
     });
+  });
+
+  it('cancels the request when the client cancels the call', async () => {
+    const failures: Error[] = [];
+    const client = await connect(
+      {},
+      { hooks: { beforeError: [(error) => void failures.push(error)] } },
+    );
+    mock.api.faults.delayNext('GET /v1/teams', 60_000);
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'teams_list', arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await vi.waitFor(() =>
+      expect(mock.api.requests.some((r) => r.path === '/v1/teams')).toBe(true),
+    );
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await vi.waitFor(() =>
+      expect(failures.map((error) => error.name)).toEqual(['ApiUserAbortError']),
+    );
   });
 
   it('passes the idempotency key on: a repeated create returns the first recognition', async () => {

@@ -11,6 +11,8 @@ const repositoryRoot = resolve(packageRoot, '../..');
 export interface InstalledServer {
   /** The installed `employee-recognition-mcp` bin. */
   bin: string;
+  /** The package as packed: its package.json, README, LICENSE and build. */
+  packageDir: string;
   /** The project both packages are installed in. */
   project: string;
   /** Kills what still runs and removes the temporary directories. */
@@ -20,20 +22,19 @@ export interface InstalledServer {
 /** Builds, packs and installs the SDK and this package into a fresh project (10 to 20 s). */
 export async function installServer(): Promise<InstalledServer> {
   const sdk: InstalledCli = await installCli();
+  const work = join(sdk.project, '..', 'mcp');
   try {
-    const work = join(sdk.project, '..', 'mcp');
     mkdirSync(work);
     for (const file of ['package.json', 'README.md', 'LICENSE']) {
       copyFileSync(join(packageRoot, file), join(work, file));
     }
-    // Declaration files play no part in running the bin.
+    // With its declarations, so the tarball is whole (bin.test.ts runs publint on it).
     await step(
       process.execPath,
       [
         join(repositoryRoot, 'node_modules/tsup/dist/cli-default.js'),
         '--out-dir',
         join(work, 'dist'),
-        '--no-dts',
       ],
       packageRoot,
     );
@@ -59,6 +60,7 @@ export async function installServer(): Promise<InstalledServer> {
   }
   return {
     bin: join(sdk.project, 'node_modules', '.bin', 'employee-recognition-mcp'),
+    packageDir: work,
     project: sdk.project,
     remove: () => sdk.remove(),
   };
