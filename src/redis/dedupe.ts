@@ -23,7 +23,9 @@ export interface RedisDedupeStoreOptions {
 
 /** Defaults of {@link RedisDedupeStoreOptions}. */
 export const REDIS_DEDUPE_DEFAULTS = {
+  /** The start of every key's name; the `webhook-id` follows. */
   prefix: 'employee-recognition:webhook:',
+  /** Milliseconds to wait for Redis before handling the delivery as one not seen. */
   timeout: 1000,
 } as const;
 
