@@ -1,6 +1,7 @@
 /**
  * `@employee-recognition/sdk/redis`: rate-limit pacing shared through the app's own Redis, for
- * every worker process and machine that uses one key (docs/many-workers.md).
+ * every worker process and machine that uses one key (docs/many-workers.md), and the webhook
+ * receiver's de-duplication shared the same way (`RedisDedupeStore`, docs/webhooks.md).
  *
  * ```ts
  * import { createClient } from 'redis';
@@ -16,4 +17,5 @@
 
 export type { PacingStore, PacingWindow, SharedRateLimit } from '../core/config.js';
 export type { IoRedisClientLike, NodeRedisClientLike, RedisClientLike } from './client.js';
+export { REDIS_DEDUPE_DEFAULTS, RedisDedupeStore, type RedisDedupeStoreOptions } from './dedupe.js';
 export { REDIS_STORE_DEFAULTS, RedisStore, type RedisStoreOptions } from './pacing.js';

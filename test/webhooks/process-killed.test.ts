@@ -1,19 +1,28 @@
 /**
  * A receiver process killed while its handler runs: the service sees no answer and retries, and
- * the retry is handled by the process that takes over. The child is a real process
+ * the retry is handled by the process that takes over; with a shared Redis store, once the dead
+ * process's lease has run out on Redis's clock. The child is a real process
  * (test/support/receiver-child.ts), killed with SIGKILL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RedisDedupeStore } from '../../src/redis/dedupe.js';
 import { signWebhook } from '../../src/testing/webhook-signer.js';
 import {
   createNodeMiddleware,
   createWebhookReceiver,
   type WebhookReceiver,
 } from '../../src/webhooks/index.js';
+import {
+  connectRedisClient,
+  describeRedis,
+  type RedisTarget,
+  redisTarget,
+  type TestRedisClient,
+} from '../support/redis.js';
 import { recognitionCreated, SECRET } from './fixtures.js';
 
 const CHILD = fileURLToPath(new URL('../support/receiver-child.ts', import.meta.url));
@@ -97,5 +106,39 @@ describe('a receiver process killed mid-handler', () => {
     const url = await listen(createWebhookReceiver({ secret: SECRET }).onAny(handler));
     expect((await post(url, 'evt_killed_memory')).status).toBe(204);
     expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  describeRedis('with a Redis store', () => {
+    let target: RedisTarget;
+    let redis: TestRedisClient;
+    beforeAll(async () => {
+      target = await redisTarget();
+      redis = await connectRedisClient('node-redis 6', target.url);
+    });
+    afterAll(async () => {
+      await redis?.close();
+      await target?.close();
+    });
+
+    it('answers copies 409 while the dead process holds the lease, and handles the retry after it', async () => {
+      const id = `evt_killed_redis_${process.pid}`;
+      await deliverAndKill({ leaseSeconds: 1, redisUrl: target.url }, id);
+      const handler = vi.fn();
+      const store = new RedisDedupeStore({ client: redis.client });
+      const url = await listen(
+        createWebhookReceiver({ secret: SECRET, dedupe: store }).onAny(handler),
+      );
+      expect((await post(url, id)).status).toBe(409);
+      // The service retries until it gets a 2xx; the lease ends on Redis's clock, within 1 s.
+      let status = 409;
+      for (let attempt = 0; attempt < 50 && status === 409; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await post(url, id)).status;
+      }
+      expect(status).toBe(204);
+      expect(handler).toHaveBeenCalledTimes(1);
+      expect((await post(url, id)).status).toBe(204);
+      expect(handler).toHaveBeenCalledTimes(1);
+    });
   });
 });
