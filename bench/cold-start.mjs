@@ -8,30 +8,48 @@
  * package that touches it at import (ky's feature checks do) pays that there, one that does not
  * pays it on its first request instead.
  *
+ * "First request" rows time `import` plus the first request, `users.get` against the bench
+ * server, in the same fresh process: Node loads its fetch on the first request anyway, and ky
+ * checks the platform's Request support when it loads, so import alone flatters a package that
+ * defers that work. The SDK and openai-node are paired per round on these too.
+ *
  * Usage: node bench/cold-start.mjs [runs-per-package]
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { report, summarize } from './lib/stats.mjs';
+import { startServer, USER } from './server.mjs';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const UNDICI = '(reference) Node loading fetch: first new Request()';
 
 const SDK = '@employee-recognition/sdk';
+const SDK_FIRST = `${SDK}: import + first request`;
+const OPENAI_FIRST = 'openai: import + first request';
 const PACKAGES = {
   [SDK]: SDK,
   [`${SDK}/webhooks`]: `${SDK}/webhooks`,
   openai: 'openai',
   stripe: 'stripe',
   [UNDICI]: UNDICI,
+  [SDK_FIRST]: SDK_FIRST,
+  [OPENAI_FIRST]: OPENAI_FIRST,
+};
+
+// The first requests go to the bench server, in a process of its own (spawnSync blocks this one).
+const server = await startServer();
+const API_KEY = `rk_test_${'a1B2c3D4'.repeat(4)}`;
+const FIRST_REQUEST = {
+  [SDK_FIRST]: `const { Client } = await import('${SDK}'); await new Client({ apiKey: '${API_KEY}', baseUrl: '${server.url}', maxRetries: 0 }).users.get('${USER.id}')`,
+  [OPENAI_FIRST]: `const { default: OpenAI } = await import('openai'); await new OpenAI({ apiKey: '${API_KEY}', baseURL: '${server.url}', maxRetries: 0 }).get('/v1/users/${USER.id}')`,
 };
 
 function once(specifier) {
   const load =
     specifier === UNDICI
       ? "new Request('http://127.0.0.1/')"
-      : `await import(${JSON.stringify(specifier)})`;
+      : (FIRST_REQUEST[specifier] ?? `await import(${JSON.stringify(specifier)})`);
   const code = `const c = process.cpuUsage(); const t = performance.now(); ${load}; const w = performance.now() - t; const u = process.cpuUsage(c); console.log(w, (u.user + u.system) / 1000);`;
   const start = performance.now();
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
@@ -48,8 +66,10 @@ const names = Object.keys(PACKAGES);
 const runs = Object.fromEntries(
   names.map((name) => [name, { importMs: [], cpuMs: [], processMs: [] }]),
 );
-// Per round, each SDK entry's import against openai-node's in the same round.
-const ENTRIES = [SDK, `${SDK}/webhooks`];
+// Per round, each SDK entry's import against openai-node's in the same round, and the SDK's
+// import and first request against openai-node's.
+const ENTRIES = [SDK, `${SDK}/webhooks`, SDK_FIRST];
+const PAIRED_WITH = { [SDK]: 'openai', [`${SDK}/webhooks`]: 'openai', [SDK_FIRST]: OPENAI_FIRST };
 const ratios = Object.fromEntries(ENTRIES.map((entry) => [entry, { importMs: [], cpuMs: [] }]));
 // Node's own start-up, for reference: the same process importing nothing.
 const empty = { processMs: [] };
@@ -64,11 +84,14 @@ for (let run = 0; run < RUNS; run++) {
   }
   for (const entry of ENTRIES) {
     for (const measure of ['importMs', 'cpuMs']) {
-      ratios[entry][measure].push(runs[entry][measure].at(-1) / runs.openai[measure].at(-1));
+      ratios[entry][measure].push(
+        runs[entry][measure].at(-1) / runs[PAIRED_WITH[entry]][measure].at(-1),
+      );
     }
   }
   empty.processMs.push(once('node:os').processMs);
 }
+await server.stop();
 
 report({
   runs: RUNS,

@@ -69,8 +69,11 @@ export interface SharedState {
   throttle: Pacer | undefined;
 }
 
-/** The credential for the next attempt; after a 401, given the credential the service refused. */
-type Authorize = (refused: string | undefined) => Promise<string>;
+/**
+ * The credential for the next attempt; after a 401, given the credential the service refused. A
+ * fixed key comes back as it is, without a promise to wait for.
+ */
+type Authorize = (refused: string | undefined) => string | Promise<string>;
 
 /**
  * The requests of one client, each sent through ky (see {@link Call}). The credential lives only
@@ -236,7 +239,8 @@ class Call {
       });
       this.#queued = this.#transport.shared.throttle !== undefined;
       const context = (this.#context = this.#nextContext());
-      this.#credential = await this.#authorize(this.#refused);
+      const credential = this.#authorize(this.#refused);
+      this.#credential = typeof credential === 'string' ? credential : await credential;
       this.#refused = undefined;
       await this.#runHooks(
         'beforeRequest',
@@ -529,7 +533,7 @@ class Call {
 
 /** The credential for the next attempt: the string, or what the function returns, checked. */
 function credentialSource(apiKey: ApiKeySource): Authorize {
-  if (typeof apiKey === 'string') return async () => apiKey;
+  if (typeof apiKey === 'string') return () => apiKey;
   return async (refused) => {
     let credential: unknown;
     try {
