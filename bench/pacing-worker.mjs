@@ -4,7 +4,7 @@
  * ended, what the service answered, and how long each question to the store took.
  *
  * Input (env PACING_BENCH, JSON): baseUrl, apiKey, recipientId, redisUrl, prefix, calls, mode
- * (`redis` or `memory`), sequential (one call after the other, for the store's added latency).
+ * (`redis` or `memory`), timeout (the store's, in ms; default 50), sequential (one call after the other, for the store's added latency).
  */
 import { createClient } from 'redis';
 import { importSdk } from './lib/stats.mjs';
@@ -20,8 +20,8 @@ const counts = { requests: 0, limited: 0 };
 /** Milliseconds of each question to the store whose answer was "send now". */
 const reserveMs = [];
 let store;
-if (input.mode === 'redis') {
-  store = new RedisStore({ client: redis, prefix: input.prefix });
+if (input.mode !== 'memory') {
+  store = new RedisStore({ client: redis, prefix: input.prefix, timeout: input.timeout });
   const reserve = store.reserve.bind(store);
   store.reserve = async (key, holder) => {
     const started = performance.now();

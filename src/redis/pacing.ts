@@ -171,8 +171,9 @@ export class RedisStore implements PacingStore {
       RESERVE,
       this.#keys(key),
       [holder, REDIS_STORE_DEFAULTS.placeTtlMs, REDIS_STORE_DEFAULTS.pollMs, MAX_WAIT_MS + 1000],
-      this.#timeout,
+      this.#answered ? this.#timeout : Math.max(this.#timeout, REDIS_STORE_DEFAULTS.firstTimeoutMs),
     );
+    this.#answered = true;
     if (answer === -1) {
       throw new Error('the pacing keys held values the SDK did not write; they were removed');
     }
