@@ -44,6 +44,11 @@ const STORE_TIMEOUT_MS = 1000;
 const STORE_RETRY_MS = 1000;
 /** The longest wait a store may answer: the cap, and the reset header's rounding. */
 const MAX_STORE_WAIT_MS = MAX_WAIT_MS + RESET_ROUNDING_MS;
+/**
+ * Waits from this long on are a window's reset, and each call is told of its first; shorter ones
+ * are the store asking the client to ask again while the window's last places are in flight.
+ */
+const RESET_WAIT_MS = 1000;
 /** A place this client took in its local queue, while the store could not tell. */
 const LOCAL = Symbol('local');
 
@@ -147,14 +152,14 @@ export class SharedThrottle implements Pacer {
           continue;
         }
         if (Date.now() < this.#localUntil) {
-          this.#paceLocally(waiter);
+          await this.#paceLocally(waiter);
           continue;
         }
         const holder = `${this.#id}:${++this.#sequence}`;
         const wait = await this.#ask(holder);
         if (wait === undefined) {
           this.#localUntil = Date.now() + STORE_RETRY_MS;
-          this.#paceLocally(waiter);
+          await this.#paceLocally(waiter);
         } else if (wait === 0) {
           if (waiter.settled) {
             // Aborted while the store answered: give the place back at once.
@@ -214,13 +219,21 @@ export class SharedThrottle implements Pacer {
     return undefined;
   }
 
-  /** Hands a call to the local queue, which paces it from the answers this client has seen. */
-  #paceLocally(waiter: SharedWaiter): void {
+  /**
+   * Lets the front call go by the local queue, which paces it from the answers this client has
+   * seen, and waits until it has: the calls behind it stay here, so that once the store answers
+   * again they are paced by it.
+   */
+  async #paceLocally(waiter: SharedWaiter): Promise<void> {
     this.#detach(waiter);
-    this.#local.acquire(waiter.options).then(() => {
-      this.#places.push(LOCAL);
-      waiter.resolve();
-    }, waiter.reject);
+    try {
+      await this.#local.acquire(waiter.options);
+    } catch (error) {
+      waiter.reject(error);
+      return;
+    }
+    this.#places.push(LOCAL);
+    waiter.resolve();
   }
 
   /** Frees a place in the store; one that fails expires there by itself. */
@@ -234,7 +247,7 @@ export class SharedThrottle implements Pacer {
     this.#key.then((key) => bounded(this.#store.release(key, holder, window))).catch(() => {});
   }
 
-  /** Rejects the calls whose deadline comes before `wait` ends; tells the others they wait. */
+  /** Rejects the calls whose deadline comes before `wait` ends; tells the others of a reset's wait. */
   #judge(wait: number): void {
     const until = Date.now() + wait;
     for (const waiter of this.#queue) {
@@ -242,7 +255,7 @@ export class SharedThrottle implements Pacer {
       const { deadline, target, onWait } = waiter.options;
       if (deadline !== undefined && deadline < until) {
         this.#settle(waiter, timeoutError(target, wait));
-      } else if (!waiter.notified) {
+      } else if (!waiter.notified && wait >= RESET_WAIT_MS) {
         waiter.notified = true;
         onWait?.(wait, WAIT_CAUSE);
       }

@@ -45,7 +45,11 @@ export function defineScript(lua: string): RedisScript {
 export interface RedisAdapter {
   /** True when the client says it is connected and ready (node-redis isReady, ioredis status 'ready'). */
   readonly ready: boolean;
-  /** Runs a script by EVALSHA, falling back to EVAL on NOSCRIPT; rejects after timeoutMs. */
+  /**
+   * Runs a script by EVALSHA, falling back to EVAL on NOSCRIPT; rejects with
+   * {@link RedisUnavailableError} when the client is not ready, fails, or a round trip takes
+   * longer than timeoutMs.
+   */
   run(
     script: RedisScript,
     keys: string[],
@@ -114,12 +118,15 @@ function adapter(ready: () => boolean, evaluate: Evaluate): RedisAdapter {
         return Promise.reject(new RedisUnavailableError('the Redis client is not ready'));
       }
       const strings = args.map(String);
-      const answer = evaluate(true, script, keys, strings).catch((error: unknown) => {
-        // A restarted or flushed server has forgotten the script: send it whole once.
-        if (!isNoScript(error)) throw error;
-        return evaluate(false, script, keys, strings);
-      });
-      return withTimeout(answer, timeoutMs);
+      // Each round trip gets the whole timeout: a server that has just restarted answers
+      // NOSCRIPT, and the script sent whole is a second, longer trip.
+      return withTimeout(evaluate(true, script, keys, strings), timeoutMs).catch(
+        (error: unknown) => {
+          // A restarted or flushed server has forgotten the script: send it whole once.
+          if (!isNoScript((error as Error).cause)) throw error;
+          return withTimeout(evaluate(false, script, keys, strings), timeoutMs);
+        },
+      );
     },
   };
 }
@@ -128,20 +135,34 @@ function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith('NOSCRIPT');
 }
 
-/** `answer`, or a rejection after `timeoutMs`; a late answer or failure is dropped quietly. */
+/**
+ * `answer`, or a rejection after `timeoutMs`; a late answer or failure is dropped quietly. The
+ * timer's end waits for the event loop's I/O of that turn: when the process itself was busy past
+ * the timeout, Redis's answer may be waiting unread, and it counts.
+ */
 function withTimeout(answer: Promise<unknown>, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    let settled = false;
     const timer = setTimeout(
-      () => reject(new RedisUnavailableError(`Redis did not answer within ${timeoutMs} ms`)),
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(new RedisUnavailableError(`Redis did not answer within ${timeoutMs} ms`));
+        }),
       timeoutMs,
     );
     answer.then(
       (value) => {
         clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         reject(new RedisUnavailableError(`Redis failed: ${describe(error)}`, { cause: error }));
       },
     );

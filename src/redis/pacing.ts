@@ -30,6 +30,11 @@ export const REDIS_STORE_DEFAULTS = {
   windowTtlMs: 60_000,
   /** A wait while requests in flight hold the window's last places, or the first request probes. */
   pollMs: 25,
+  /**
+   * The first question of a store may take this long however short `timeout` is: it compiles the
+   * client's code paths, and Redis loads the script (NOSCRIPT, then EVAL).
+   */
+  firstTimeoutMs: 1000,
 } as const;
 
 // Shared by both scripts: the time on Redis's clock, so the clocks of workers never matter; and
@@ -130,6 +135,8 @@ export class RedisStore implements PacingStore {
   readonly #redis: RedisAdapter;
   readonly #prefix: string;
   readonly #timeout: number;
+  /** Whether Redis has answered this store once: until then the first question's timeout holds. */
+  #answered = false;
 
   constructor(options: RedisStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -164,8 +171,9 @@ export class RedisStore implements PacingStore {
       RESERVE,
       this.#keys(key),
       [holder, REDIS_STORE_DEFAULTS.placeTtlMs, REDIS_STORE_DEFAULTS.pollMs, MAX_WAIT_MS + 1000],
-      this.#timeout,
+      this.#answered ? this.#timeout : Math.max(this.#timeout, REDIS_STORE_DEFAULTS.firstTimeoutMs),
     );
+    this.#answered = true;
     if (answer === -1) {
       throw new Error('the pacing keys held values the SDK did not write; they were removed');
     }

@@ -98,6 +98,17 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(reserved).toHaveLength(2);
   });
 
+  it("does not tell a call of the store's short waits, which are no reset", async () => {
+    useFakeClock();
+    const { store } = scriptedStore(25, 25, 0);
+    const { throttle } = sharedThrottle(store);
+    const onWait = vi.fn();
+    const call = throttle.acquire({ target, onWait });
+    await vi.advanceTimersByTimeAsync(50);
+    await call;
+    expect(onWait).not.toHaveBeenCalled();
+  });
+
   it('asks again at once when a place of its own is freed', async () => {
     useFakeClock();
     const { store, reserved } = scriptedStore(0, 25, 0);

@@ -7,11 +7,13 @@ import {
   type Logger,
 } from '@employee-recognition/sdk';
 import { RedisStore } from '@employee-recognition/sdk/redis';
+import { redisAdapter } from '../../src/redis/client.js';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
 import {
   connectRedisClient,
   describeRedis,
   REDIS_LIBRARIES,
+  type RedisLibrary,
   type RedisTarget,
   redisTarget,
   type TestRedisClient,
@@ -72,6 +74,37 @@ async function dump(redis: TestRedisClient, prefix: string) {
   } while (cursor !== '0');
   return entries.sort((a, b) => a.key.localeCompare(b.key));
 }
+
+// Holds Redis for ARGV[1] ms: a slow server, as a script can make one.
+const BUSY_LUA =
+  "local function ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end local stop = ms() + tonumber(ARGV[1]) while ms() < stop do end return 1";
+
+/** Values in the store's keys that the SDK never writes, as commands that write them. */
+const GARBAGE: [string, (key: string) => string[]][] = [
+  ['a string in the window key', (key) => ['SET', `${key}:window`, 'garbage']],
+  [
+    'an infinite reset',
+    (key) => ['HSET', `${key}:window`, 'limit', '10', 'remaining', '5', 'reset', 'inf'],
+  ],
+  [
+    'a negative remaining',
+    (key) => ['HSET', `${key}:window`, 'limit', '10', 'remaining', '-3', 'reset', '1'],
+  ],
+  [
+    'a limit of NaN',
+    (key) => ['HSET', `${key}:window`, 'limit', 'nan', 'remaining', '3', 'reset', '1'],
+  ],
+  [
+    'a hash as the in-flight key',
+    // Replaced in one step: the key may hold the store's own set at the time.
+    (key) => [
+      'EVAL',
+      "redis.call('DEL', KEYS[1]) return redis.call('HSET', KEYS[1], 'a', 'b')",
+      '1',
+      `${key}:in-flight`,
+    ],
+  ],
+];
 
 let prefixes = 0;
 const uniquePrefix = () => `test:pacing:${process.pid}:${++prefixes}:`;
@@ -212,5 +245,260 @@ describeRedis('RedisStore against a real Redis and the mock server', () => {
         expect(text).not.toContain(mock.api.testKey.slice(8));
       }
     });
+  });
+});
+
+describeRedis(
+  'RedisStore when Redis fails: no call fails, the client paces locally and comes back',
+  () => {
+    let target: RedisTarget;
+    let mock: MockServer;
+    let inspector: TestRedisClient;
+    beforeAll(async () => {
+      target = await redisTarget();
+      inspector = await connectRedisClient('node-redis 6', target.url);
+    });
+    afterAll(async () => {
+      await inspector?.close();
+      await target?.close();
+    });
+    afterEach(async () => {
+      await mock?.close();
+      await target.server!.start();
+      await expect.poll(() => inspector.command('PING').catch(() => 'down')).toBe('PONG');
+    });
+
+    /**
+     * 40 calls from three clients of one key, each with its own connection of `library`; `fault`
+     * runs once, when the service has answered `after` requests, and the job goes on.
+     */
+    async function jobWithFault(
+      library: RedisLibrary,
+      after: number,
+      fault: (context: { prefix: string; key: string }) => Promise<void>,
+      afterJob?: (context: {
+        clients: Client[];
+        connections: TestRedisClient[];
+        prefix: string;
+      }) => Promise<void>,
+    ) {
+      mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
+      const prefix = uniquePrefix();
+      const key = `${prefix}{${createHash('sha256')
+        .update(`${mock.url}\napi-key:${mock.api.testKey}`)
+        .digest('hex')
+        .slice(0, 32)}}`;
+      const connections = await Promise.all(
+        [0, 1, 2].map(() => connectRedisClient(library, target.url)),
+      );
+      const { counts, fetch } = countingFetch();
+      let faulted: Promise<void> | undefined;
+      let answered = 0;
+      const log = keptLog();
+      const clients = connections.map(
+        ({ client }) =>
+          new Client({
+            apiKey: mock.api.testKey,
+            baseUrl: mock.url,
+            logger: log.logger,
+            fetch: async (input, init) => {
+              const response = await fetch(input, init);
+              if (++answered === after) faulted = fault({ prefix, key });
+              return response;
+            },
+            // Generous: a loaded machine must not add timeouts to the fault under test.
+            rateLimit: { store: new RedisStore({ client, prefix, timeout: 5000 }) },
+          }),
+      );
+      try {
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 40 }, (_, index) => clients[index % 3]!.get('/v1/users')),
+        );
+        await faulted;
+        await afterJob?.({ clients, connections, prefix });
+        return { outcomes, counts, log };
+      } finally {
+        await Promise.all(connections.map((connection) => connection.close()));
+      }
+    }
+
+    const failures = (outcomes: PromiseSettledResult<unknown>[]) =>
+      outcomes.filter((outcome) => outcome.status === 'rejected');
+
+    it.each<RedisLibrary>(['node-redis 6', 'ioredis 6'])(
+      '%s: Redis stopped mid-job and started again fails no call, warns once per client',
+      async (library) => {
+        let restarted: Promise<void> | undefined;
+        const { outcomes, log } = await jobWithFault(library, 2, async () => {
+          await target.server!.stop();
+          // Down across a window's reset at least, then back: the job is not over yet.
+          restarted = new Promise((resolve) => setTimeout(resolve, 4000)).then(() =>
+            target.server!.start(),
+          );
+        });
+        await restarted;
+        expect(failures(outcomes)).toEqual([]);
+        const warnings = log.warnings();
+        expect(warnings.length).toBeGreaterThanOrEqual(1);
+        expect(warnings.length).toBeLessThanOrEqual(3);
+        for (const { message } of warnings) expect(message).toContain('pacing locally');
+      },
+      60_000,
+    );
+
+    it('comes back to Redis once it answers again: says so, and writes its keys again', async () => {
+      const { outcomes, log } = await jobWithFault(
+        'node-redis 6',
+        4,
+        async () => {
+          await target.server!.stop();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await target.server!.start();
+        },
+        async ({ clients, connections, prefix }) => {
+          for (const { client } of connections) {
+            await expect.poll(() => redisAdapter(client).ready, { timeout: 10_000 }).toBe(true);
+          }
+          // A client asks Redis again a second after it last failed.
+          await new Promise((resolve) => setTimeout(resolve, 1100));
+          await Promise.all(clients.map((client) => client.get('/v1/users')));
+          const keys = (await dump(inspector, prefix)).map(({ key }) => key);
+          expect(keys.some((key) => key.endsWith(':window'))).toBe(true);
+        },
+      );
+      expect(failures(outcomes)).toEqual([]);
+      const warned = log.warnings().length;
+      const back = log.lines.filter(
+        ({ level, message }) => level === 'info' && message.includes('answers again'),
+      ).length;
+      expect(warned).toBeGreaterThanOrEqual(1);
+      expect(back).toBe(warned);
+    });
+
+    it('Redis flushed mid-job: no call fails, nothing is logged', async () => {
+      const { outcomes, log } = await jobWithFault('ioredis 5', 12, async () => {
+        await inspector.command('FLUSHALL');
+      });
+      expect(failures(outcomes)).toEqual([]);
+      expect(log.warnings()).toEqual([]);
+    });
+
+    it.each(GARBAGE)(
+      'garbage (%s) written mid-job fails no call; a client that reads it warns and paces locally',
+      async (_, write) => {
+        const { outcomes, log } = await jobWithFault('node-redis 4', 12, async ({ key }) => {
+          await inspector.command(...write(key));
+        });
+        expect(failures(outcomes)).toEqual([]);
+        for (const { message } of log.warnings()) expect(message).toContain('did not write');
+      },
+    );
+
+    it('Redis slower than the timeout (50 ms by default): the call paces locally instead of waiting', async () => {
+      mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
+      const connection = await connectRedisClient('ioredis 6', target.url);
+      const log = keptLog();
+      const client = new Client({
+        apiKey: mock.api.testKey,
+        baseUrl: mock.url,
+        logger: log.logger,
+        rateLimit: { store: new RedisStore({ client: connection.client, prefix: uniquePrefix() }) },
+      });
+      try {
+        // Its first question may take a second (Redis loads the script): answered, it is warm.
+        await client.get('/v1/users');
+        // Holds the server for 2 s, as a slow Redis would; the client's question queues behind it.
+        const busy = inspector.command('EVAL', BUSY_LUA, '0', '2000');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await expect(client.get('/v1/users')).resolves.toBeDefined();
+        expect(log.warnings()).toEqual([
+          expect.objectContaining({
+            message: expect.stringContaining('did not answer within 50 ms'),
+          }),
+        ]);
+        await busy;
+      } finally {
+        await connection.close();
+      }
+    });
+  },
+  { ownServer: true },
+);
+
+describeRedis('RedisStore places', () => {
+  let target: RedisTarget;
+  let redis: TestRedisClient;
+  beforeAll(async () => {
+    target = await redisTarget();
+    redis = await connectRedisClient('ioredis 5', target.url);
+  });
+  afterAll(async () => {
+    await redis?.close();
+    await target?.close();
+  });
+
+  it("expire: a dead worker's places stop counting after 30 s", async () => {
+    const prefix = uniquePrefix();
+    const store = new RedisStore({ client: redis.client, prefix, timeout: 5000 });
+    const key = 'f00dfeedf00dfeedf00dfeedf00dfeed';
+    const tag = `${prefix}{${key}}`;
+    const [seconds] = (await redis.command('TIME')) as [string, string];
+    const now = Number(seconds) * 1000;
+    // The window has room for one more; a dead worker's place taken 31 s ago still lies there.
+    await redis.command(
+      'HSET',
+      `${tag}:window`,
+      'limit',
+      '10',
+      'remaining',
+      '1',
+      'reset',
+      String(now + 20_000),
+    );
+    await redis.command('ZADD', `${tag}:in-flight`, String(now - 1000), 'dead-worker:1');
+    expect(await store.reserve(key, 'live-worker:1')).toBe(0);
+    expect(await redis.command('ZRANGE', `${tag}:in-flight`, '0', '-1')).toEqual(['live-worker:1']);
+    const score = Number(await redis.command('ZSCORE', `${tag}:in-flight`, 'live-worker:1'));
+    expect(score - now).toBeGreaterThan(29_000);
+    expect(score - now).toBeLessThanOrEqual(31_000);
+    const ttl = Number(await redis.command('PTTL', `${tag}:in-flight`));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(30_000);
+    // Now the live place holds the last of the window: the next asker waits a moment.
+    const wait = await store.reserve(key, 'live-worker:2');
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(25);
+    await store.release(key, 'live-worker:1', { limit: 10, remaining: 0, resetAt: now + 20_000 });
+    // Spent: the wait is until the reset, on Redis's clock.
+    const untilReset = await store.reserve(key, 'live-worker:2');
+    expect(untilReset).toBeGreaterThan(15_000);
+    expect(untilReset).toBeLessThanOrEqual(20_000);
+  });
+
+  it.each(GARBAGE)(
+    'takes garbage (%s) as "cannot tell", never a wait, and removes it so the next question starts clean',
+    async (_, write) => {
+      const prefix = uniquePrefix();
+      const store = new RedisStore({ client: redis.client, prefix, timeout: 5000 });
+      const key = 'baadf00dbaadf00dbaadf00dbaadf00d';
+      await redis.command(...write(`${prefix}{${key}}`));
+      await expect(store.reserve(key, 'worker:1')).rejects.toThrow('did not write');
+      expect(await redis.command('KEYS', `${prefix}*`)).toEqual([]);
+      // Nothing known now: the next request goes, alone, as the probe of the window.
+      expect(await store.reserve(key, 'worker:1')).toBe(0);
+    },
+  );
+
+  it('answers "cannot tell" rather than a wait past the cap when the window resets beyond it', async () => {
+    const prefix = uniquePrefix();
+    const store = new RedisStore({ client: redis.client, prefix, timeout: 5000 });
+    const key = 'beefbeefbeefbeefbeefbeefbeefbeef';
+    const [seconds] = (await redis.command('TIME')) as [string, string];
+    await redis.command(
+      'HSET',
+      `${prefix}{${key}}:window`,
+      ...['limit', '10', 'remaining', '0', 'reset', String(Number(seconds) * 1000 + 3_600_000)],
+    );
+    expect(await store.reserve(key, 'worker:1')).toBeUndefined();
   });
 });

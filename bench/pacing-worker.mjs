@@ -1,0 +1,84 @@
+/**
+ * One worker process of bench/pacing.mjs: its own node-redis client and SDK client on the shared
+ * key, its share of the creates all at once when the parent says "go", and a report of how they
+ * ended, what the service answered, and how long each question to the store took.
+ *
+ * Input (env PACING_BENCH, JSON): baseUrl, apiKey, recipientId, redisUrl, prefix, calls, mode
+ * (`redis` or `memory`), timeout (the store's, in ms; default 50), sequential (one call after the other, for the store's added latency).
+ */
+import { createClient } from 'redis';
+import { importSdk } from './lib/stats.mjs';
+
+const { Client } = await importSdk();
+const { RedisStore } = await importSdk('redis');
+const input = JSON.parse(process.env.PACING_BENCH);
+
+const redis = createClient({ url: input.redisUrl });
+redis.on('error', () => {});
+await redis.connect();
+const counts = { requests: 0, limited: 0 };
+/** Milliseconds of each question to the store whose answer was "send now". */
+const reserveMs = [];
+let store;
+if (input.mode !== 'memory') {
+  store = new RedisStore({ client: redis, prefix: input.prefix, timeout: input.timeout });
+  const reserve = store.reserve.bind(store);
+  store.reserve = async (key, holder) => {
+    const started = performance.now();
+    const wait = await reserve(key, holder);
+    if (wait === 0) reserveMs.push(performance.now() - started);
+    return wait;
+  };
+}
+const warnings = [];
+const client = new Client({
+  apiKey: input.apiKey,
+  baseUrl: input.baseUrl,
+  logger: { debug() {}, info() {}, warn: (line) => warnings.push(line), error() {} },
+  fetch: async (url, init) => {
+    counts.requests++;
+    const response = await fetch(url, init);
+    if (response.status === 429) counts.limited++;
+    return response;
+  },
+  rateLimit: store ? { store } : 'auto',
+});
+const create = (index) =>
+  client.recognitions.create({ recipient_id: input.recipientId, message: `Thanks #${index}` });
+
+process.stdout.write('ready\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+const started = Date.now();
+let outcomes;
+if (input.sequential) {
+  outcomes = [];
+  for (let index = 0; index < input.calls; index++) {
+    outcomes.push(
+      await create(index).then(
+        () => ({ status: 'fulfilled' }),
+        (reason) => ({ status: 'rejected', reason }),
+      ),
+    );
+  }
+} else {
+  outcomes = await Promise.allSettled(
+    Array.from({ length: input.calls }, (_, index) => create(index)),
+  );
+}
+const ended = Date.now();
+await redis.close();
+const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
+process.stdout.write(
+  `${JSON.stringify({
+    started,
+    ended,
+    calls: input.calls,
+    failures: failed.length,
+    failureKinds: [...new Set(failed.map((f) => f.reason?.name ?? String(f.reason)))],
+    ...counts,
+    reserveMs,
+    warnings,
+  })}\n`,
+);
+// Keep-alive sockets to the mock would hold the process a few seconds more.
+process.exit(0);
