@@ -10,6 +10,7 @@ import {
   type AcquireOptions,
   hex,
   type Pacer,
+  type Waiter,
   type PacerFactory,
   RESET_ROUNDING_MS,
   Throttle,
@@ -52,15 +53,6 @@ const RESET_WAIT_MS = 1000;
 /** A place this client took in its local queue, while the store could not tell. */
 const LOCAL = Symbol('local');
 
-interface SharedWaiter {
-  readonly options: AcquireOptions;
-  readonly resolve: () => void;
-  readonly reject: (reason: unknown) => void;
-  readonly onAbort: (() => void) | undefined;
-  notified: boolean;
-  settled: boolean;
-}
-
 /**
  * Pacing shared through a {@link PacingStore} (`rateLimit: { store }`): every process of a key asks
  * the store before each request, and the store, which hears every process's answers, says "send"
@@ -81,7 +73,7 @@ export class SharedThrottle implements Pacer {
   #sequence = 0;
   /** This client's places, oldest first: a holder in the store, or one of the local queue. */
   #places: Array<string | typeof LOCAL> = [];
-  #queue: SharedWaiter[] = [];
+  #queue: Waiter[] = [];
   #pumping = false;
   /** Ends the pump's wait early: a place was freed here, or the call at the front left. */
   #wake: (() => void) | undefined;
@@ -102,7 +94,7 @@ export class SharedThrottle implements Pacer {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const waiter: SharedWaiter = {
+      const waiter: Waiter = {
         options,
         resolve,
         reject,
@@ -144,7 +136,7 @@ export class SharedThrottle implements Pacer {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      let waiter: SharedWaiter | undefined;
+      let waiter: Waiter | undefined;
       while ((waiter = this.#front()) !== undefined) {
         const { deadline, target } = waiter.options;
         if (deadline !== undefined && Date.now() >= deadline) {
@@ -179,7 +171,7 @@ export class SharedThrottle implements Pacer {
   }
 
   /** The first call still waiting, dropping those that left. */
-  #front(): SharedWaiter | undefined {
+  #front(): Waiter | undefined {
     while (this.#queue[0]?.settled) this.#queue.shift();
     return this.#queue[0];
   }
@@ -224,7 +216,7 @@ export class SharedThrottle implements Pacer {
    * seen, and waits until it has: the calls behind it stay here, so that once the store answers
    * again they are paced by it.
    */
-  async #paceLocally(waiter: SharedWaiter): Promise<void> {
+  async #paceLocally(waiter: Waiter): Promise<void> {
     this.#detach(waiter);
     try {
       await this.#local.acquire(waiter.options);
@@ -275,12 +267,12 @@ export class SharedThrottle implements Pacer {
     });
   }
 
-  #detach(waiter: SharedWaiter): void {
+  #detach(waiter: Waiter): void {
     waiter.settled = true;
     if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
   }
 
-  #settle(waiter: SharedWaiter, error?: unknown): void {
+  #settle(waiter: Waiter, error?: unknown): void {
     if (waiter.settled) return;
     this.#detach(waiter);
     if (error === undefined) waiter.resolve();

@@ -49,7 +49,8 @@ export function createThrottle(config: ClientConfig, log: Log): Pacer | undefine
   return pacer(storeKey(config.baseUrl, pacingIdentity(config.apiKey, rateLimit)), log);
 }
 
-interface Waiter {
+/** A call waiting for its place, in a local or a shared queue. */
+export interface Waiter {
   readonly options: AcquireOptions;
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
