@@ -275,7 +275,11 @@ describeRedis(
     async function jobWithFault(
       library: RedisLibrary,
       after: number,
-      fault: (context: { prefix: string; key: string }) => Promise<void>,
+      fault: (context: {
+        prefix: string;
+        key: string;
+        log: ReturnType<typeof keptLog>;
+      }) => Promise<void>,
       afterJob?: (context: {
         clients: Client[];
         connections: TestRedisClient[];
@@ -303,7 +307,7 @@ describeRedis(
             logger: log.logger,
             fetch: async (input, init) => {
               const response = await fetch(input, init);
-              if (++answered === after) faulted = fault({ prefix, key });
+              if (++answered === after) faulted = fault({ prefix, key, log });
               return response;
             },
             // Generous: a loaded machine must not add timeouts to the fault under test.
@@ -350,9 +354,13 @@ describeRedis(
       const { outcomes, log } = await jobWithFault(
         'node-redis 6',
         4,
-        async () => {
+        async ({ log }) => {
           await target.server!.stop();
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          // Down until a client has met the outage and paced locally: a fixed pause could pass
+          // with no call asking Redis on a loaded machine, and then nothing comes back.
+          await expect
+            .poll(() => log.warnings().length, { timeout: 15_000, interval: 20 })
+            .toBeGreaterThanOrEqual(1);
           await target.server!.start();
         },
         async ({ clients, connections, prefix }) => {
