@@ -120,7 +120,8 @@ describe('100,000 calls on one long-lived signal (child process, --expose-gc)', 
   it('the live heap does not grow, and no listener is left', { timeout: 300_000 }, async () => {
     const report = await runChild(100_000);
     expect(report.listeners).toBe(0);
-    // Keeping anything per call, even a WeakRef or an entry in a Set, would take megabytes.
-    expect(report.heapGrowth).toBeLessThan(1024 * 1024);
+    // Keeping anything per call (a listener, a closure, a WeakRef: 24 B and up each) would take
+    // well over 2 MiB across 100,000 calls; Node 24's own heap noise reached 1.3 MiB in CI.
+    expect(report.heapGrowth).toBeLessThan(2 * 1024 * 1024);
   });
 });
