@@ -132,6 +132,7 @@ export class Client {
     const { query, body: _body, ...rest } = options ?? {};
     return sendPageRequest(
       this.#transport,
+      undefined,
       checkPath(path),
       undefined,
       anyPage,
@@ -144,6 +145,7 @@ export class Client {
     const { query, body, ...rest } = options ?? {};
     return sendRequest(
       this.#transport,
+      undefined,
       () => ({ method, path: checkPath(path), query: checkQuery(query), body }),
       ({ body: received }) => (received instanceof NotJson ? received.text : received) as T,
       rest,

@@ -11,6 +11,34 @@ export const DEFAULT_BASE_URL = 'https://api.employee-recognition.example';
 /** Every path starts with this version prefix (contract §1). */
 export const API_VERSION_PREFIX = '/v1';
 
+/**
+ * The 18 operations (contract §4): the SDK's name for each, with its HTTP method and path
+ * template (OpenTelemetry's `url.template`). A resource method names its operation when it is
+ * called, so what observes a call (a span, a deprecation warning) knows it before anything is sent.
+ */
+export const OPERATIONS = {
+  'recognitions.list': 'GET /v1/recognitions',
+  'recognitions.get': 'GET /v1/recognitions/{id}',
+  'recognitions.create': 'POST /v1/recognitions',
+  'recognitions.delete': 'DELETE /v1/recognitions/{id}',
+  'users.list': 'GET /v1/users',
+  'users.get': 'GET /v1/users/{id}',
+  'rewards.list': 'GET /v1/rewards',
+  'rewards.get': 'GET /v1/rewards/{id}',
+  'teams.list': 'GET /v1/teams',
+  'teams.get': 'GET /v1/teams/{id}',
+  'webhooks.list': 'GET /v1/webhooks',
+  'webhooks.get': 'GET /v1/webhooks/{id}',
+  'webhooks.create': 'POST /v1/webhooks',
+  'webhooks.update': 'PATCH /v1/webhooks/{id}',
+  'webhooks.delete': 'DELETE /v1/webhooks/{id}',
+  'budgets.list': 'GET /v1/budgets',
+  'budgets.get': 'GET /v1/budgets/{id}',
+  'analytics.summary': 'GET /v1/analytics/summary',
+} as const;
+/** An operation's name, as the client's namespaces and methods spell it (`users.get`). */
+export type OperationName = keyof typeof OPERATIONS;
+
 /** Environment variables read where `process.env` exists (contract §1, §2). */
 export const ENV_API_KEY = 'RECOGNITION_API_KEY';
 export const ENV_BASE_URL = 'RECOGNITION_BASE_URL';

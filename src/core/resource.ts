@@ -3,6 +3,7 @@ import { ApiPromise } from './api-promise.js';
 import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
+import type { OperationName } from '../contract.js';
 import type { ApiRequest, QueryValue, RawResponse } from '../internal/exchange.js';
 import type { Transport } from './request.js';
 import { integer, parseQuery, parseResponse } from './validation.js';
@@ -60,10 +61,11 @@ export function pathId(id: unknown, field = 'id'): string {
 /**
  * Sends a request through `transport` and parses its answer with `parse`. The request is built
  * inside the promise, so invalid input rejects the returned promise (nothing is sent) instead of
- * throwing where the method was called.
+ * throwing where the method was called. `operation` names it (undefined for a raw request).
  */
 export function sendRequest<T>(
   transport: Transport,
+  operation: OperationName | undefined,
   build: () => ApiRequest,
   parse: (raw: RawResponse, request: ApiRequest) => T,
   options: RequestOptions | null | undefined,
@@ -71,6 +73,7 @@ export function sendRequest<T>(
   let request: ApiRequest;
   const raw = Promise.resolve().then(() => {
     request = build();
+    request.operation = operation;
     return transport.send(request, options);
   });
   return new ApiPromise(raw, (answer) => parse(answer, request));
@@ -79,6 +82,7 @@ export function sendRequest<T>(
 /** Requests a page of a list at `path`, checking `params` as a query first; the result iterates. */
 export function sendPageRequest<Item, Params extends PageParams>(
   transport: Transport,
+  operation: OperationName | undefined,
   path: string,
   paramsSchema: z.ZodMiniType<Record<string, QueryValue>, Params> | undefined,
   page: z.ZodMiniType,
@@ -89,7 +93,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
     pageParams: Params,
     pageOptions: RequestOptions | null | undefined,
   ): PagePromise<Item, Params> => {
-    const request: ApiRequest = { method: 'GET', path };
+    const request: ApiRequest = { operation, method: 'GET', path };
     const raw = Promise.resolve().then(() => {
       request.query = paramsSchema
         ? parseQuery(paramsSchema, pageParams)
@@ -133,18 +137,21 @@ export abstract class ApiResource {
    * @internal
    */
   protected request<S extends z.ZodMiniType>(
+    operation: OperationName,
     build: () => ApiRequest,
     response: S,
     options?: RequestOptions | null,
   ): ApiPromise<z.output<S>>;
   /** @internal */
   protected request(
+    operation: OperationName,
     build: () => ApiRequest,
     response: null,
     options?: RequestOptions | null,
   ): ApiPromise<void>;
   /** @internal */
   protected request(
+    operation: OperationName,
     build: () => ApiRequest,
     response: z.ZodMiniType | null,
     options?: RequestOptions | null,
@@ -152,6 +159,7 @@ export abstract class ApiResource {
     const validation = this.#transport.validation;
     return sendRequest(
       this.#transport,
+      operation,
       build,
       (answer, request) =>
         response === null ? undefined : parseResponse(response, answer, request, validation),
@@ -165,12 +173,13 @@ export abstract class ApiResource {
    * @internal
    */
   protected requestPage<Item, Params extends PageParams>(
+    operation: OperationName,
     path: string,
     paramsSchema: z.ZodMiniType<Record<string, QueryValue>, Params>,
     page: z.ZodMiniType,
     params: Params | null | undefined,
     options?: RequestOptions | null,
   ): PagePromise<Item, Params> {
-    return sendPageRequest(this.#transport, path, paramsSchema, page, params, options);
+    return sendPageRequest(this.#transport, operation, path, paramsSchema, page, params, options);
   }
 }

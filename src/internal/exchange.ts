@@ -1,8 +1,10 @@
 /**
  * What passes between the resources, the response checks and the transport: one request as an
- * operation describes it, and its answer with the body read. This module imports nothing, so the
- * core's modules share these shapes without importing one another (no import cycle).
+ * operation describes it, and its answer with the body read. This module imports only a type of
+ * the contract's, so the core's modules share these shapes without importing one another (no
+ * import cycle).
  */
+import type { OperationName } from '../contract.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** A query parameter's value; `null` and `undefined` leave the parameter out. */
@@ -10,6 +12,8 @@ export type QueryValue = string | number | boolean | null | undefined;
 
 /** One operation of the API, as a resource (or a raw request) describes it to the core. */
 export interface ApiRequest {
+  /** Which of the API's operations this is (`users.get`); undefined for a raw request. */
+  operation?: OperationName | undefined;
   method: HttpMethod;
   /** Path starting with `/v1/`. Ids in it are already URL-encoded. */
   path: string;

@@ -59,6 +59,7 @@ export class Analytics extends ApiResource {
     options?: RequestOptions | null,
   ): ApiPromise<DataResponse<AnalyticsSummary>> {
     return this.request(
+      'analytics.summary',
       () => ({
         method: 'GET',
         path: '/v1/analytics/summary',

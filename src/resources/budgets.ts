@@ -52,6 +52,7 @@ export class Budgets extends ApiResource {
   /** Lists every budget: `GET /v1/budgets`. Not paginated: one answer holds them all. */
   list(options?: RequestOptions | null): ApiPromise<DataResponse<Budget[]>> {
     return this.request(
+      'budgets.list',
       () => ({ method: 'GET', path: '/v1/budgets' }),
       budgetListResponse,
       options,
@@ -61,6 +62,7 @@ export class Budgets extends ApiResource {
   /** Gets one budget: `GET /v1/budgets/{id}`. */
   get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Budget>> {
     return this.request(
+      'budgets.get',
       () => ({ method: 'GET', path: `/v1/budgets/${pathId(id)}` }),
       budgetResponse,
       options,

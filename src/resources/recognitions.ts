@@ -155,6 +155,7 @@ export class Recognitions extends ApiResource {
     options?: RequestOptions | null,
   ): PagePromise<Recognition, RecognitionListParams> {
     return this.requestPage(
+      'recognitions.list',
       '/v1/recognitions',
       recognitionListParamsSchema,
       recognitionPage,
@@ -166,6 +167,7 @@ export class Recognitions extends ApiResource {
   /** Gets one recognition: `GET /v1/recognitions/{id}`. */
   get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Recognition>> {
     return this.request(
+      'recognitions.get',
       () => ({ method: 'GET', path: `/v1/recognitions/${pathId(id)}` }),
       recognitionResponse,
       options,
@@ -181,6 +183,7 @@ export class Recognitions extends ApiResource {
     options?: RequestOptions | null,
   ): ApiPromise<DataResponse<Recognition>> {
     return this.request(
+      'recognitions.create',
       () => ({
         method: 'POST',
         path: '/v1/recognitions',
@@ -194,6 +197,7 @@ export class Recognitions extends ApiResource {
   /** Deletes a recognition: `DELETE /v1/recognitions/{id}`. Resolves to nothing (204). */
   delete(id: string, options?: RequestOptions | null): ApiPromise<void> {
     return this.request(
+      'recognitions.delete',
       () => ({ method: 'DELETE', path: `/v1/recognitions/${pathId(id)}` }),
       null,
       options,

@@ -61,6 +61,7 @@ export class Rewards extends ApiResource {
     options?: RequestOptions | null,
   ): PagePromise<Reward, RewardListParams> {
     return this.requestPage(
+      'rewards.list',
       '/v1/rewards',
       pageParamsSchema,
       rewardPage,
@@ -72,6 +73,7 @@ export class Rewards extends ApiResource {
   /** Gets one reward: `GET /v1/rewards/{id}`. */
   get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Reward>> {
     return this.request(
+      'rewards.get',
       () => ({ method: 'GET', path: `/v1/rewards/${pathId(id)}` }),
       rewardResponse,
       options,

@@ -57,12 +57,20 @@ export class Teams extends ApiResource {
     params?: TeamListParams | null,
     options?: RequestOptions | null,
   ): PagePromise<Team, TeamListParams> {
-    return this.requestPage('/v1/teams', pageParamsSchema, teamPage, listParams(params), options);
+    return this.requestPage(
+      'teams.list',
+      '/v1/teams',
+      pageParamsSchema,
+      teamPage,
+      listParams(params),
+      options,
+    );
   }
 
   /** Gets one team: `GET /v1/teams/{id}`. */
   get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Team>> {
     return this.request(
+      'teams.get',
       () => ({ method: 'GET', path: `/v1/teams/${pathId(id)}` }),
       teamResponse,
       options,

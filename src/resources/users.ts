@@ -66,12 +66,20 @@ export class Users extends ApiResource {
     params?: UserListParams | null,
     options?: RequestOptions | null,
   ): PagePromise<User, UserListParams> {
-    return this.requestPage('/v1/users', pageParamsSchema, userPage, listParams(params), options);
+    return this.requestPage(
+      'users.list',
+      '/v1/users',
+      pageParamsSchema,
+      userPage,
+      listParams(params),
+      options,
+    );
   }
 
   /** Gets one user: `GET /v1/users/{id}`. */
   get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<User>> {
     return this.request(
+      'users.get',
       () => ({ method: 'GET', path: `/v1/users/${pathId(id)}` }),
       userResponse,
       options,

@@ -137,6 +137,7 @@ export class Webhooks extends ApiResource {
   /** Lists every webhook: `GET /v1/webhooks`. Not paginated: one answer holds them all. */
   list(options?: RequestOptions | null): ApiPromise<DataResponse<Webhook[]>> {
     return this.request(
+      'webhooks.list',
       () => ({ method: 'GET', path: '/v1/webhooks' }),
       webhookListResponse,
       options,
@@ -146,6 +147,7 @@ export class Webhooks extends ApiResource {
   /** Gets one webhook: `GET /v1/webhooks/{id}`. */
   get(id: string, options?: RequestOptions | null): ApiPromise<DataResponse<Webhook>> {
     return this.request(
+      'webhooks.get',
       () => ({ method: 'GET', path: `/v1/webhooks/${pathId(id)}` }),
       webhookResponse,
       options,
@@ -161,6 +163,7 @@ export class Webhooks extends ApiResource {
     options?: RequestOptions | null,
   ): ApiPromise<DataResponse<WebhookWithSecret>> {
     return this.request(
+      'webhooks.create',
       () => ({
         method: 'POST',
         path: '/v1/webhooks',
@@ -178,6 +181,7 @@ export class Webhooks extends ApiResource {
     options?: RequestOptions | null,
   ): ApiPromise<DataResponse<Webhook>> {
     return this.request(
+      'webhooks.update',
       () => ({
         method: 'PATCH',
         path: `/v1/webhooks/${pathId(id)}`,
@@ -191,6 +195,7 @@ export class Webhooks extends ApiResource {
   /** Deletes a webhook: `DELETE /v1/webhooks/{id}`. Resolves to nothing (204). */
   delete(id: string, options?: RequestOptions | null): ApiPromise<void> {
     return this.request(
+      'webhooks.delete',
       () => ({ method: 'DELETE', path: `/v1/webhooks/${pathId(id)}` }),
       null,
       options,
