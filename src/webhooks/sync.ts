@@ -164,9 +164,10 @@ export async function syncWebhooks(
     if (!enabled) plan.push({ operation: 'update', webhookId: '', params: { enabled } });
   } else {
     if (recoverSecret) {
+      // What the create sent must be unchanged; `enabled` is not part of it.
       checkRecoverable(
         current,
-        matches.length === 1 && changes(current, events, true, description),
+        matches.length === 1 && changes(current, events, current.enabled, description),
       );
       plan.push({ operation: 'recover_secret', webhookId: current.id });
     }
