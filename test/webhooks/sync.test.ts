@@ -287,6 +287,19 @@ describe('syncWebhooks', () => {
     expect(server.api.requests).toEqual([]);
   });
 
+  it('recovers the secret of a webhook paused since its create, and keeps it paused', async () => {
+    const receiver = createWebhookReceiver().on('user', noop);
+    const { webhook, secret } = await syncWebhooks(client(), receiver, { url: URL_ });
+    await client().webhooks.update(webhook!.id, { enabled: false });
+    const recovered = await syncWebhooks(client(), receiver, {
+      url: URL_,
+      enabled: false,
+      recoverSecret: true,
+    });
+    expect(recovered).toMatchObject({ secret, webhook: { id: webhook!.id, enabled: false } });
+    expect(webhooksAt(URL_)).toHaveLength(1);
+  });
+
   it('says the secret cannot be recovered once the subscription changed since its create', async () => {
     const receiver = createWebhookReceiver().on('user', noop);
     await syncWebhooks(client(), receiver, { url: URL_ });
