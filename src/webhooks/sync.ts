@@ -82,7 +82,11 @@ export class WebhookSyncError extends EmployeeRecognitionError {
   constructor(
     reason: WebhookSyncErrorReason,
     message: string,
-    progress: { plan?: WebhookSyncStep[]; done?: WebhookSyncStep[]; cause?: unknown } = {},
+    progress: {
+      plan?: WebhookSyncStep[] | undefined;
+      done?: WebhookSyncStep[] | undefined;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: progress.cause });
     this.reason = reason;
