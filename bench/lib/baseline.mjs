@@ -4,22 +4,22 @@
  * current build and the one before a change side by side, in one run, on the same machine load.
  *
  * Only the ref's `src/` and the root files it builds with are taken (`git archive`); the build
- * uses this checkout's `node_modules/` (Node finds it from `.tmp/` by walking up) and tsup with
- * the options of tsup.config.ts's ESM build, without type declarations, which nothing here reads.
+ * uses this checkout's `node_modules/` (Node finds it from `.tmp/` by walking up) and the ESM build
+ * of the ref's own tsup.config.ts, without type declarations, which nothing here reads.
  * A ref whose dependencies differ from this checkout's is therefore built with today's: the
  * comparison is of the SDK's own code. A build is kept per commit and reused.
  *
- * As a program (`node bench/lib/baseline.mjs --build`, cwd = the folder) it runs tsup there.
+ * As a program (`node bench/lib/baseline.mjs --build`, cwd = the folder) it runs that build there.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILD_LIMIT_MS = 5 * 60_000;
 /** What a build reads from the ref: the sources and the root files they import or build with. */
-const SOURCES = ['src', 'tsconfig.json', 'package.json', 'openapi.json'];
+const SOURCES = ['src', 'tsconfig.json', 'tsup.config.ts', 'package.json', 'openapi.json'];
 
 /** The baseline's ref, from `--baseline <ref>`, else BENCH_BASELINE, else `fallback`. */
 export function baselineRef(argv, fallback) {
@@ -67,25 +67,13 @@ export function buildBaseline(ref) {
 
 if (process.argv.includes('--build')) {
   const { build } = await import('tsup');
-  // tsup.config.ts's ESM build (zod bundled, ky and oauth4webapi imported), every entry of it, so
-  // that the code splits into the same chunks as the package's.
-  await build({
-    config: false,
-    entry: {
-      index: 'src/index.ts',
-      webhooks: 'src/webhooks/index.ts',
-      testing: 'src/testing/index.ts',
-      oauth: 'src/oauth/index.ts',
-      'testing-msw': 'src/testing/msw.ts',
-      redis: 'src/redis/index.ts',
-    },
-    format: ['esm'],
-    target: 'es2022',
-    platform: 'neutral',
-    noExternal: ['zod'],
-    external: ['msw', /^node:/],
-    removeNodeProtocol: false,
-    dts: false,
-    silent: true,
-  });
+  const { tsImport } = await import('tsx/esm/api');
+  // The ref's own tsup.config.ts, its ESM build (every entry, so that the code splits into the
+  // same chunks as the package's), without type declarations or the licence file it writes.
+  const { default: config } = await tsImport(
+    pathToFileURL(join(process.cwd(), 'tsup.config.ts')).href,
+    import.meta.url,
+  );
+  const esm = [config].flat().find((options) => [options.format].flat().includes('esm'));
+  await build({ ...esm, config: false, dts: false, onSuccess: undefined, silent: true });
 }
