@@ -3,7 +3,8 @@
  * `fetch` that answers at once with the same fixed body, so what remains is the work done in
  * this process per call (options, Request objects and signals, hooks, body reading, JSON.parse,
  * validation, promises). Less disturbed by the machine than the loopback benchmark, and the
- * figure to compare builds with (BENCH_COMPARE_DIR=<build dir> adds a second SDK build, as `sdk (baseline)`).
+ * figure to compare builds with (BENCH_COMPARE_DIR=<build dir> adds a second SDK build as the
+ * target `sdk (baseline)`).
  *
  * Usage: node bench/overhead.mjs [rounds] [calls-per-round]
  */

@@ -42,7 +42,7 @@ const PER_CALL_TARGETS = {
   'users.get': { median: 1.0, q3: 1.1 },
   'recognitions.list (20 records)': { median: 1.05, q3: 1.15 },
 };
-/** Issue 30's target for a call queued behind the rate limit: 2.5 KB (1,000 B) of live heap. */
+/** Issue 30's target for a call queued behind the rate limit: 2.5 KB of live heap (KB = 1,000 B). */
 const QUEUED_BYTES_TARGET = 2_500;
 
 const ROUNDS = QUICK
