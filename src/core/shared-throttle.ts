@@ -38,7 +38,10 @@ export function fallbacksOf(store: PacingStore): number {
  */
 export function definePacingStore<Store extends PacingStore>(
   store: Store,
-): Store & { readonly fallbacks: number } {
+): Store & {
+  /** How many requests clients of this store paced locally because it could not tell. Read-only. */
+  readonly fallbacks: number;
+} {
   if (
     typeof store?.reserve !== 'function' ||
     typeof store.release !== 'function' ||
