@@ -417,24 +417,30 @@ describeRedis(
       return { released: held };
     }
 
-    it('Redis slower than the timeout: the call paces locally instead of waiting, counted once', async () => {
+    /** A client of a RedisStore on a connection of its own, asked once, so its store is warm. */
+    async function warmClient(library: RedisLibrary, timeout?: number) {
       mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
-      const connection = await connectRedisClient('ioredis 6', target.url);
+      const connection = await connectRedisClient(library, target.url);
       const log = keptLog();
-      const store = new RedisStore({
-        client: connection.client,
-        prefix: uniquePrefix(),
-        timeout: 50,
-      });
+      const prefix = uniquePrefix();
+      const store = new RedisStore({ client: connection.client, prefix, timeout });
       const client = new Client({
         apiKey: mock.api.testKey,
         baseUrl: mock.url,
         logger: log.logger,
         rateLimit: { store },
       });
+      // Its first question may take a second (Redis loads the script): answered, it is warm.
+      await client.get('/v1/users').catch(async (error: unknown) => {
+        await connection.close();
+        throw error;
+      });
+      return { connection, log, prefix, store, client };
+    }
+
+    it('Redis slower than the timeout: the call paces locally instead of waiting, counted once', async () => {
+      const { connection, log, store, client } = await warmClient('ioredis 6', 50);
       try {
-        // Its first question may take a second (Redis loads the script): answered, it is warm.
-        await client.get('/v1/users');
         expect(store.fallbacks).toBe(0);
         const { released } = await holdRedis(2000);
         await expect(client.get('/v1/users')).resolves.toBeDefined();
@@ -451,19 +457,8 @@ describeRedis(
     });
 
     it('counts every fallback in store.fallbacks, logs only the first of an outage, and gives back a place Redis grants too late', async () => {
-      mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
-      const connection = await connectRedisClient('node-redis 6', target.url);
-      const log = keptLog();
-      const prefix = uniquePrefix();
-      const store = new RedisStore({ client: connection.client, prefix });
-      const client = new Client({
-        apiKey: mock.api.testKey,
-        baseUrl: mock.url,
-        logger: log.logger,
-        rateLimit: { store },
-      });
+      const { connection, log, prefix, store, client } = await warmClient('node-redis 6');
       try {
-        await client.get('/v1/users');
         expect(store.fallbacks).toBe(0);
         // Long enough for two questions, a second apart, each given up after at most a second.
         const { released } = await holdRedis(4000);
