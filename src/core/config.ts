@@ -28,6 +28,14 @@ export interface ApiKeyContext {
    * others get the token it fetched.
    */
   refused?: string | undefined;
+  /**
+   * Aborts when the call stops waiting for this credential: the caller's signal aborted, or the
+   * call's `timeout` passed while the function ran. A function that fetches a token for this one
+   * call can pass it on to its own request; one that shares a request among calls (as
+   * `clientCredentials()` does) should let that request finish for the others. Always set when the
+   * client asks.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** What an answer's X-RateLimit-* headers said about its key's window. */

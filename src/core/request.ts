@@ -30,7 +30,7 @@ import {
 import { Log, redactSecrets } from './logger.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
-import { cancel, readBody, transferError } from './transfer.js';
+import { cancel, readBody, timeoutError, transferError } from './transfer.js';
 import {
   type ApiRequest,
   NotJson,
@@ -71,9 +71,20 @@ export interface SharedState {
 
 /**
  * The credential for the next attempt; after a 401, given the credential the service refused. A
- * fixed key comes back as it is, without a promise to wait for.
+ * fixed key comes back as it is, without a promise to wait for; a function's answer is waited for
+ * until the call's `signal` aborts or its `timeout` passes, whichever comes first.
  */
-type Authorize = (refused: string | undefined) => string | Promise<string>;
+type Authorize = (refused: string | undefined, wait: CredentialWait) => string | Promise<string>;
+
+/** What bounds one wait for a credential. */
+interface CredentialWait {
+  /** The call's own signal, following the caller's. */
+  signal: AbortSignal | undefined;
+  /** The call's `timeout`, the default included. */
+  timeout: number;
+  /** For the timeout's message. */
+  target: RequestTarget;
+}
 
 /**
  * The requests of one client, each sent through ky (see {@link Call}). The credential lives only
@@ -159,6 +170,8 @@ class Call {
   #crossOrigin = false;
   /** Whether the current attempt holds a place in the rate-limit queue. */
   #queued = false;
+  /** Whether the next attempt already has its credential and place: the first, taken before ky starts. */
+  #admitted = false;
   /** The current attempt's answer as fetch gave it; ky gets a stand-in without the body. */
   #answer: { response: Response; durationMs: number } | undefined;
   #result: RawResponse | undefined;
@@ -190,6 +203,10 @@ class Call {
 
   async run(): Promise<RawResponse> {
     try {
+      // Queued before ky starts: a call waiting for its credential or the rate limit holds none
+      // of ky's objects (its Request, Headers, signals) yet.
+      await this.#admit();
+      this.#admitted = true;
       await ky(this.#target.url, {
         ...ENGINE,
         method: this.#request.method,
@@ -223,25 +240,20 @@ class Call {
     }
   }
 
-  /** ky's `beforeRequest`, before every attempt: the queue, the credential, the caller's hooks. */
+  /**
+   * ky's `beforeRequest`, before every attempt: its credential and place (the first attempt's were
+   * taken before ky started), then the caller's hooks.
+   */
   readonly #beforeRequest = async (): Promise<void> => {
     try {
-      this.#call.signal?.throwIfAborted();
-      // A timed-out attempt whose fetch never settled gives its place back now.
-      this.#freePlace();
-      // Queued first: a call waiting for the rate limit holds nothing of its attempt yet.
-      await this.#transport.shared.throttle?.acquire({
-        target: this.#target,
-        signal: this.#abort?.signal,
-        deadline: this.#queueDeadline,
-        onWait: (ms: number, cause: string) =>
-          this.#logWait(ms, cause, `before ${this.#describe()}`),
-      });
-      this.#queued = this.#transport.shared.throttle !== undefined;
+      if (this.#admitted) {
+        this.#admitted = false;
+      } else {
+        // A timed-out attempt whose fetch never settled gives its place back now.
+        this.#freePlace();
+        await this.#admit();
+      }
       const context = (this.#context = this.#nextContext());
-      const credential = this.#authorize(this.#refused);
-      this.#credential = typeof credential === 'string' ? credential : await credential;
-      this.#refused = undefined;
       await this.#runHooks(
         'beforeRequest',
         this.#call.hooks.beforeRequest,
@@ -253,6 +265,32 @@ class Call {
       throw this.#finalize(error);
     }
   };
+
+  /**
+   * What an attempt waits for before it is sent: its credential first, then its place in the
+   * rate-limit queue, so that no call holds a place while a token is fetched. Both waits end at
+   * the caller's abort; the credential's at the call's `timeout`, the queue's at a deadline the
+   * caller chose (docs/reliability.md).
+   */
+  async #admit(): Promise<void> {
+    this.#call.signal?.throwIfAborted();
+    const credential = this.#authorize(this.#refused, {
+      signal: this.#abort?.signal,
+      timeout: this.#call.timeout,
+      target: this.#target,
+    });
+    this.#credential = typeof credential === 'string' ? credential : await credential;
+    this.#refused = undefined;
+    const { throttle } = this.#transport.shared;
+    if (throttle === undefined) return;
+    await throttle.acquire({
+      target: this.#target,
+      signal: this.#abort?.signal,
+      deadline: this.#queueDeadline,
+      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
+    });
+    this.#queued = true;
+  }
 
   /**
    * ky's `fetch`: one attempt on the wire, with the call's headers and body, and redirects left
@@ -531,24 +569,66 @@ class Call {
   }
 }
 
-/** The credential for the next attempt: the string, or what the function returns, checked. */
+/**
+ * The credential for the next attempt: the string, or what the function returns, checked. The
+ * function's answer is waited for until the call's signal aborts (its reason, which the call names
+ * {@link ApiUserAbortError}) or its `timeout` passes ({@link ApiTimeoutError}); either way the
+ * context's `signal` tells the function that nobody waits for its answer any more.
+ */
 function credentialSource(apiKey: ApiKeySource): Authorize {
   if (typeof apiKey === 'string') return () => apiKey;
-  return async (refused) => {
-    let credential: unknown;
-    try {
-      credential = await apiKey(
-        refused === undefined ? { forceRefresh: false } : { forceRefresh: true, refused },
-      );
-    } catch (cause) {
-      throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
-    }
+  return async (refused, wait) => {
+    wait.signal?.throwIfAborted();
+    const credential = await abandonable(wait, (signal) =>
+      apiKey(
+        refused === undefined
+          ? { forceRefresh: false, signal }
+          : { forceRefresh: true, refused, signal },
+      ),
+    );
     const toError = (message: string) =>
       new AuthenticationError({ status: 401, message, local: true });
     if (typeof credential !== 'string') throw toError('The apiKey function returned no string.');
     checkCredential(credential, toError);
     return credential;
   };
+}
+
+/**
+ * What `ask` answers, waited for until `wait.signal` aborts or `wait.timeout` passes: the promise
+ * then rejects at once (with the signal's reason, or an {@link ApiTimeoutError}), and the signal
+ * `ask` was given aborts with the same reason. A failure of `ask` is the apiKey function's.
+ */
+function abandonable(
+  wait: CredentialWait,
+  ask: (signal: AbortSignal) => unknown,
+): Promise<unknown> {
+  const { signal, timeout, target } = wait;
+  const left = new AbortController();
+  return new Promise((resolve, reject) => {
+    const leave = (reason: unknown) => {
+      settle();
+      left.abort(reason);
+      reject(reason);
+    };
+    const onAbort = () => leave(signal!.reason);
+    const timer = setTimeout(() => leave(timeoutError(target, timeout, 'its credential')), timeout);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    function settle() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    new Promise((answer) => answer(ask(left.signal))).then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (cause: unknown) => {
+        settle();
+        reject(new EmployeeRecognitionError('The apiKey function failed.', { cause }));
+      },
+    );
+  });
 }
 
 /** The request's URL with its query; `undefined` and `null` values are left out. */
