@@ -1,5 +1,5 @@
-import ky, { type AfterResponseHook, type Options as EngineOptions } from 'ky';
-import { HEADER_REQUEST_ID } from '../contract.js';
+import ky, { type AfterResponseHook } from 'ky';
+import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { AbortRelay } from '../internal/abort.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
@@ -50,19 +50,11 @@ const LOGGED_WAIT_MS = 1000;
 const LOGGED_BODY_LENGTH = 1000;
 
 /**
- * ky's options that every call shares. ky decides nothing by itself: it throws no HTTP error
- * (the SDK reads the body first and raises its own), retries no status on its own (the SDK's
- * afterResponse hook weighs each one), and may retry every method, since POST and PATCH carry
- * an Idempotency-Key (contract §8). Passed to the root `ky` with each call's own part laid over
- * it: docs/benchmarks.md found a `ky.create()` instance slower per call (it merges its defaults
- * into every call).
+ * The methods ky may retry: all the SDK sends. ky's other retry lists (`statusCodes`,
+ * `afterStatusCodes`) are read only for its own HTTP errors, which it never raises here
+ * (`throwHttpErrors: false`), so they are not passed: every key costs ky a copy per call.
  */
-const ENGINE = { throwHttpErrors: false } satisfies EngineOptions;
-const ENGINE_RETRY = {
-  methods: ['get', 'post', 'patch', 'delete'],
-  statusCodes: [],
-  afterStatusCodes: [],
-};
+const RETRY_METHODS = ['get', 'post', 'patch', 'delete'];
 
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
@@ -124,11 +116,17 @@ export class Transport {
   }
 
   /** Sends one API request with auth, retries, redirects and timeouts; every failure is an SDK error. */
-  async send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
-    const call = resolveCallConfig(this.#defaults, options, request.method);
-    const body = request.body === undefined ? undefined : serialize(request.body);
-    if (body !== undefined) call.headers['content-type'] = 'application/json';
-    return new Call(this, call, this.#authorize, this.#refreshable, request, body).run();
+  send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
+    let call: Call;
+    try {
+      const config = resolveCallConfig(this.#defaults, options, request.method);
+      const body = request.body === undefined ? undefined : serialize(request.body);
+      call = new Call(this, config, this.#authorize, this.#refreshable, request, body);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    // Not an async function: a queued call holds no promise of its own here.
+    return call.run();
   }
 }
 
@@ -158,7 +156,9 @@ class Call {
   readonly #abort: AbortController | undefined;
   #refreshable: boolean;
   #target: RequestTarget;
-  #headers: Record<string, string>;
+  /** The call's headers but its own (see {@link Call.#sentHeaders}); only `accept` once another origin is reached. */
+  #headers: Readonly<Record<string, string>>;
+  /** What the caller's hooks are told of the current attempt, made when a hook first asks. */
   #context: AttemptContext | undefined;
   #attemptNumber = 0;
   #retries = 0;
@@ -201,50 +201,91 @@ class Call {
     this.#abort = call.signal && transport.aborts.follow(call.signal);
   }
 
-  async run(): Promise<RawResponse> {
+  run(): Promise<RawResponse> {
+    // Queued before ky starts: a call waiting for its credential or the rate limit holds none of
+    // ky's objects (its Request, Headers, signals) yet, and no suspended frame of its own: only
+    // the reaction to the queue's promise.
+    let admission: Promise<void> | undefined;
     try {
-      // Queued before ky starts: a call waiting for its credential or the rate limit holds none
-      // of ky's objects (its Request, Headers, signals) yet.
-      await this.#admit();
-      this.#admitted = true;
-      await ky(this.#target.url, {
-        ...ENGINE,
-        method: this.#request.method,
-        timeout: this.#call.timeout,
-        ...(this.#abort && { signal: this.#abort.signal }),
-        fetch: this.#fetch,
-        retry: {
-          ...ENGINE_RETRY,
-          // Room for the forced retries; the SDK counts its own against `maxRetries`.
-          limit: this.#call.maxRetries + FORCED_RETRIES,
-          shouldRetry: this.#shouldRetry,
-          delay: () => this.#waitMs,
-        },
-        hooks: { beforeRequest: [this.#beforeRequest], afterResponse: [this.#afterResponse] },
-      });
-      // ky resolves only after the afterResponse hook has read a 2xx answer.
-      return this.#result as RawResponse;
+      admission = this.#admit();
     } catch (error) {
-      const failure = this.#failure(error);
-      // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
-      const last = this.#context ?? this.#nextContext();
-      await this.#runHooks(
-        'beforeError',
-        this.#call.hooks.beforeError,
-        (): [EmployeeRecognitionError, AttemptContext] => [failure, last],
-      );
-      throw failure;
-    } finally {
-      this.#freePlace();
-      if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
+      return this.#attempts(false, error);
     }
+    if (admission === undefined) return this.#attempts(true);
+    return admission.then(
+      () => this.#attempts(true),
+      (error: unknown) => this.#attempts(false, error),
+    );
+  }
+
+  /** The call once admitted (or refused by the queue or the credential), to its end. */
+  async #attempts(admitted: boolean, refusal?: unknown): Promise<RawResponse> {
+    try {
+      if (!admitted) throw refusal;
+      this.#queued = this.#transport.shared.throttle !== undefined;
+      this.#admitted = true;
+      return await this.#send();
+    } catch (error) {
+      throw await this.#failed(error);
+    } finally {
+      this.#end();
+    }
+  }
+
+  /** The call's failure as the SDK's error, once the caller's `beforeError` hooks have seen it. */
+  async #failed(error: unknown): Promise<EmployeeRecognitionError> {
+    const failure = this.#failure(error);
+    // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
+    if (this.#attemptNumber === 0) this.#attemptNumber = 1;
+    await this.#runHooks(
+      'beforeError',
+      this.#call.hooks.beforeError,
+      (): [EmployeeRecognitionError, AttemptContext] => [failure, this.#attemptContext()],
+    );
+    return failure;
+  }
+
+  /** However the call ends: its place goes back, and its signal leaves the caller's. */
+  #end(): void {
+    this.#freePlace();
+    if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
+  }
+
+  /**
+   * The attempts, through ky. What ky needs is made only now that the call may be sent (a
+   * function of its own, so that the frame a queued call holds stays small).
+   */
+  async #send(): Promise<RawResponse> {
+    await ky(this.#target.url, {
+      // ky decides nothing by itself: it throws no HTTP error (the SDK reads the body first and
+      // raises its own) and retries no status on its own (the afterResponse hook weighs each).
+      throwHttpErrors: false,
+      method: this.#request.method,
+      timeout: this.#call.timeout,
+      ...(this.#abort && { signal: this.#abort.signal }),
+      fetch: (input) => this.#fetch(input),
+      retry: {
+        // Every method: POST and PATCH carry an Idempotency-Key (contract §8).
+        methods: RETRY_METHODS,
+        // Room for the forced retries; the SDK counts its own against `maxRetries`.
+        limit: this.#call.maxRetries + FORCED_RETRIES,
+        shouldRetry: (state) => this.#shouldRetry(state),
+        delay: () => this.#waitMs,
+      },
+      hooks: {
+        beforeRequest: [() => this.#beforeRequest()],
+        afterResponse: [() => this.#afterResponse()],
+      },
+    });
+    // ky resolves only after the afterResponse hook has read a 2xx answer.
+    return this.#result as RawResponse;
   }
 
   /**
    * ky's `beforeRequest`, before every attempt: its credential and place (the first attempt's were
    * taken before ky started), then the caller's hooks.
    */
-  readonly #beforeRequest = async (): Promise<void> => {
+  async #beforeRequest(): Promise<void> {
     try {
       if (this.#admitted) {
         this.#admitted = false;
@@ -252,19 +293,20 @@ class Call {
         // A timed-out attempt whose fetch never settled gives its place back now.
         this.#freePlace();
         await this.#admit();
+        this.#queued = this.#transport.shared.throttle !== undefined;
       }
-      const context = (this.#context = this.#nextContext());
+      this.#attemptNumber++;
       await this.#runHooks(
         'beforeRequest',
         this.#call.hooks.beforeRequest,
-        (): [AttemptContext] => [context],
+        (): [AttemptContext] => [this.#attemptContext()],
       );
     } catch (error) {
       // Nothing was sent: the place goes back, and the failure is final.
       this.#freePlace();
       throw this.#finalize(error);
     }
-  };
+  }
 
   /**
    * What an attempt waits for before it is sent: its credential first, then its place in the
@@ -272,24 +314,33 @@ class Call {
    * the caller's abort; the credential's at the call's `timeout`, the queue's at a deadline the
    * caller chose (docs/reliability.md).
    */
-  async #admit(): Promise<void> {
+  #admit(): Promise<void> | undefined {
     this.#call.signal?.throwIfAborted();
     const credential = this.#authorize(this.#refused, {
       signal: this.#abort?.signal,
       timeout: this.#call.timeout,
       target: this.#target,
     });
-    this.#credential = typeof credential === 'string' ? credential : await credential;
+    if (typeof credential === 'string') return this.#takePlace(credential);
+    return credential.then((awaited) => this.#takePlace(awaited));
+  }
+
+  /**
+   * Keeps the credential and waits for a place in the rate-limit queue, if the client paces. Not
+   * an async function: a queued call holds one suspended frame fewer.
+   */
+  #takePlace(credential: string): Promise<void> | undefined {
+    this.#credential = credential;
     this.#refused = undefined;
-    const { throttle } = this.#transport.shared;
-    if (throttle === undefined) return;
-    await throttle.acquire({
+    return this.#transport.shared.throttle?.acquire({
       target: this.#target,
       signal: this.#abort?.signal,
       deadline: this.#queueDeadline,
-      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
+      // Only a logger that shows waits needs to hear of them.
+      onWait: this.#transport.log.enabled('info')
+        ? (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`)
+        : undefined,
     });
-    this.#queued = true;
   }
 
   /**
@@ -298,7 +349,7 @@ class Call {
    * ky clones the answer for each afterResponse hook (a tee, which buffers in the branch not
    * read), and the SDK reads the body itself, under its cap.
    */
-  readonly #fetch = async (input: unknown): Promise<Response> => {
+  async #fetch(input: unknown): Promise<Response> {
     // ky hands its fetch the attempt's Request (Ky.js, #fetch).
     const request = input as Request;
     const attempt = this.#attemptNumber;
@@ -309,9 +360,7 @@ class Call {
       response = await fetch(request.url, {
         ...this.#call.fetchOptions,
         method: request.method,
-        headers: this.#crossOrigin
-          ? this.#headers
-          : { ...this.#headers, authorization: `Bearer ${this.#credential}` },
+        headers: this.#sentHeaders(true),
         body: this.#body,
         signal: request.signal,
         // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
@@ -333,19 +382,23 @@ class Call {
     this.#freePlace(response.headers);
     this.#answer = { response, durationMs: Date.now() - started };
     return new Response();
-  };
+  }
 
   /** ky's `afterResponse`: the caller's hooks, then a redirect, a result, or a decision on a status. */
-  readonly #afterResponse = async (): Promise<Awaited<ReturnType<AfterResponseHook>>> => {
+  async #afterResponse(): Promise<Awaited<ReturnType<AfterResponseHook>>> {
     const { response, durationMs } = this.#answer!;
     this.#answer = undefined;
-    const context = this.#context!;
     try {
       await this.#runHooks(
         'afterResponse',
         this.#call.hooks.afterResponse,
         (): [ResponseContext] => [
-          { ...context, status: response.status, responseHeaders: response.headers, durationMs },
+          {
+            ...this.#attemptContext(),
+            status: response.status,
+            responseHeaders: response.headers,
+            durationMs,
+          },
         ],
       );
     } catch (error) {
@@ -385,13 +438,13 @@ class Call {
     const wait = await this.#retryWait(error, response.headers);
     if (wait === undefined) throw this.#finalize(error);
     return ky.retry({ delay: wait, code: `STATUS_${response.status}` });
-  };
+  }
 
   /** ky's `retry.shouldRetry`, for what the hooks did not judge: a network failure or a timeout. */
-  readonly #shouldRetry = async ({ error }: { error: Error }): Promise<boolean> => {
+  async #shouldRetry({ error }: { error: Error }): Promise<boolean> {
     if (error === this.#final) return false;
     return (await this.#retryWait(this.#failure(error), undefined)) !== undefined;
-  };
+  }
 
   /**
    * The wait before retrying `error`, or undefined when it is final: not retryable, retries used
@@ -408,9 +461,8 @@ class Call {
     const delay = retryDelay(this.#retries + 1, headers);
     if (delay.tooLong) return undefined;
     this.#retries++;
-    const context = this.#context!;
     await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
-      { ...context, reason: delay.cause ?? reason, delayMs: delay.ms, error },
+      { ...this.#attemptContext(), reason: delay.cause ?? reason, delayMs: delay.ms, error },
     ]);
     this.#logWait(
       delay.ms,
@@ -497,20 +549,33 @@ class Call {
     else throttle?.release();
   }
 
-  #nextContext(): AttemptContext {
-    this.#attemptNumber++;
-    const sent = this.#headers;
-    let headers: Headers | undefined;
-    return {
-      method: this.#target.method,
-      url: this.#target.url,
-      path: this.#request.path,
-      attempt: this.#attemptNumber,
-      // Built when a hook first reads it.
-      get headers() {
-        return (headers ??= new Headers(sent));
-      },
-    };
+  /**
+   * The headers of the next attempt: the client's and call's, then the call's own (its
+   * Idempotency-Key, its body's type, the credential), which nothing given can override. Another
+   * origin gets none of them.
+   */
+  #sentHeaders(withCredential: boolean): Record<string, string> {
+    if (this.#crossOrigin) return { ...this.#headers };
+    const headers: Record<string, string> = { ...this.#headers };
+    const key = this.#call.idempotencyKey;
+    if (key !== undefined) headers[HEADER_IDEMPOTENCY_KEY] = key;
+    if (this.#body !== undefined) headers['content-type'] = 'application/json';
+    if (withCredential) headers.authorization = `Bearer ${this.#credential}`;
+    return headers;
+  }
+
+  /** The current attempt as the caller's hooks see it; made once per attempt, and only for a hook. */
+  #attemptContext(): AttemptContext {
+    if (this.#context?.attempt !== this.#attemptNumber) {
+      this.#context = {
+        method: this.#target.method,
+        url: this.#target.url,
+        path: this.#request.path,
+        attempt: this.#attemptNumber,
+        headers: new Headers(this.#sentHeaders(false)),
+      };
+    }
+    return this.#context;
   }
 
   /** Runs one kind of hook in order; their arguments are built only when there is a hook to run. */

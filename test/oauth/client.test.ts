@@ -257,15 +257,13 @@ describe('a token endpoint that hangs', () => {
     let answer: (() => void) | undefined;
     tokenServer = await startTestServer((_request, response) => {
       answer = () =>
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              access_token: 'late-token-1',
-              token_type: 'Bearer',
-              expires_in: 3600,
-            }),
-          );
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            access_token: 'late-token-1',
+            token_type: 'Bearer',
+            expires_in: 3600,
+          }),
+        );
     });
     const api = recordingApi();
     const client = new Client({
