@@ -56,6 +56,15 @@ const LOGGED_BODY_LENGTH = 1000;
  */
 const RETRY_METHODS = ['get', 'post', 'patch', 'delete'];
 
+/**
+ * What ky gets as every attempt's answer: the SDK keeps the real one and reads its body itself.
+ * Without a body, so ky's clone of it for the afterResponse hook copies nothing, and shared.
+ */
+const STAND_IN = new Response(null);
+
+/** ky's `fetch`, never called: the beforeRequest hook answers every attempt (Call#exchange). */
+const UNUSED_FETCH = () => Promise.reject(new Error('Unreachable: the SDK sends every attempt.'));
+
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Pacer | undefined;
@@ -261,9 +270,10 @@ class Call {
       // raises its own) and retries no status on its own (the afterResponse hook weighs each).
       throwHttpErrors: false,
       method: this.#request.method,
-      timeout: this.#call.timeout,
+      // Each attempt is sent, and timed out, by the beforeRequest hook (see #exchange).
+      timeout: false,
       ...(this.#abort && { signal: this.#abort.signal }),
-      fetch: (input) => this.#fetch(input),
+      fetch: UNUSED_FETCH,
       retry: {
         // Every method: POST and PATCH carry an Idempotency-Key (contract §8).
         methods: RETRY_METHODS,
@@ -285,13 +295,11 @@ class Call {
    * ky's `beforeRequest`, before every attempt: its credential and place (the first attempt's were
    * taken before ky started), then the caller's hooks.
    */
-  async #beforeRequest(): Promise<void> {
+  async #beforeRequest(): Promise<Response> {
     try {
       if (this.#admitted) {
         this.#admitted = false;
       } else {
-        // A timed-out attempt whose fetch never settled gives its place back now.
-        this.#freePlace();
         await this.#admit();
         this.#queued = this.#transport.shared.throttle !== undefined;
       }
@@ -306,6 +314,7 @@ class Call {
       this.#freePlace();
       throw this.#finalize(error);
     }
+    return this.#exchange();
   }
 
   /**
@@ -344,44 +353,61 @@ class Call {
   }
 
   /**
-   * ky's `fetch`: one attempt on the wire, with the call's headers and body, and redirects left
-   * to the afterResponse hook. It keeps the answer and hands ky a stand-in without the body:
-   * ky clones the answer for each afterResponse hook (a tee, which buffers in the branch not
-   * read), and the SDK reads the body itself, under its cap.
+   * One attempt on the wire, sent from ky's beforeRequest hook: ky takes the Response a hook
+   * returns as the attempt's answer, so it neither clones its Request for the attempt nor times
+   * it out (docs/architecture.md says why). The platform's (or the caller's) fetch gets the call's
+   * headers and body and `redirect: 'manual'`, and is raced against `timeout` (a fetch that
+   * ignores its signal still times out) and the caller's abort. The answer is kept; ky gets a
+   * stand-in without the body: ky clones an answer for each afterResponse hook (a tee, which
+   * buffers in the branch not read), and the SDK reads the body itself, under its cap.
    */
-  async #fetch(input: unknown): Promise<Response> {
-    // ky hands its fetch the attempt's Request (Ky.js, #fetch).
-    const request = input as Request;
-    const attempt = this.#attemptNumber;
+  async #exchange(): Promise<Response> {
+    const { timeout } = this.#call;
     const fetch = this.#transport.config.fetch ?? globalThis.fetch;
+    const stop = new AbortController();
+    const caller = this.#abort?.signal;
+    const onAbort = () => stop.abort(caller!.reason);
+    caller?.addEventListener('abort', onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const started = Date.now();
     let response: Response;
     try {
-      response = await fetch(request.url, {
-        ...this.#call.fetchOptions,
-        method: request.method,
-        headers: this.#sentHeaders(true),
-        body: this.#body,
-        signal: request.signal,
-        // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
-        // no header of the client's may reach another origin (fetch forwards all but Authorization).
-        redirect: 'manual',
+      response = await new Promise<Response>((resolve, reject) => {
+        timer = setTimeout(() => {
+          const error = timeoutError(this.#target, timeout);
+          stop.abort(error);
+          reject(error);
+        }, timeout);
+        Promise.resolve(
+          fetch(this.#target.url, {
+            ...this.#call.fetchOptions,
+            method: this.#request.method,
+            headers: this.#sentHeaders(true),
+            body: this.#body,
+            signal: stop.signal,
+            // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
+            // no header of the client's may reach another origin (fetch forwards all but Authorization).
+            redirect: 'manual',
+          }),
+        ).then((answer) => {
+          // Timed out or aborted meanwhile: nobody reads this answer.
+          if (stop.signal.aborted) cancel(answer);
+          resolve(answer);
+        }, reject);
       });
       if (typeof response?.headers?.get !== 'function') {
         throw new TypeError('fetch resolved to something that is not a Response.');
       }
     } catch (error) {
-      if (attempt === this.#attemptNumber) this.#freePlace();
+      this.#freePlace();
       throw error;
-    }
-    if (attempt !== this.#attemptNumber) {
-      // ky timed this attempt out and moved on: nobody reads this answer.
-      cancel(response);
-      return new Response();
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
     }
     this.#freePlace(response.headers);
     this.#answer = { response, durationMs: Date.now() - started };
-    return new Response();
+    return STAND_IN;
   }
 
   /** ky's `afterResponse`: the caller's hooks, then a redirect, a result, or a decision on a status. */

@@ -266,6 +266,22 @@ describe('timeouts and cancellation', () => {
     expect(elapsed).toBe(1000 + 500 + 1000);
   });
 
+  it('times out a fetch of the caller’s that ignores its signal, and cancels its late answer', async () => {
+    let late: Response | undefined;
+    const fetch = () =>
+      new Promise<Response>((resolve) => {
+        setTimeout(() => resolve((late = new Response('{"data": []}'))), 5000);
+      });
+    let settledAt = 0;
+    const { error } = await settleWithFakeTimers(() =>
+      getUsers({ fetch, timeout: 1000, maxRetries: 0 }).finally(() => (settledAt = Date.now())),
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(settledAt - (Date.now() - 5000)).toBe(1000);
+    // The answer that came after the call had left was cancelled: its body reads as ended.
+    expect(await late!.body!.getReader().read()).toEqual({ done: true, value: undefined });
+  });
+
   it('takes the timeout per call over the client setting', async () => {
     server.use(http.get(USERS_URL, hang));
     const { error, elapsed } = await settleWithFakeTimers(() =>
