@@ -219,8 +219,11 @@ describe('a token endpoint that hangs', () => {
     tokenServer = undefined;
   });
 
-  /** The API as the client's fetch: every answer a 200, each Authorization header kept. */
-  function recordingApi() {
+  /**
+   * A client whose tokens come from `server`, and whose API is its fetch: every answer a
+   * 200, each Authorization header kept in `sent`.
+   */
+  function clientOfTokenServer(server: TestServer) {
     const sent: (string | null)[] = [];
     const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
       sent.push(new Headers(init?.headers).get('authorization'));
@@ -229,28 +232,24 @@ describe('a token endpoint that hangs', () => {
         pagination: { page: 1, total_pages: 0, next_cursor: null },
       });
     };
-    return { sent, fetch };
+    const apiKey = clientCredentials({
+      tokenUrl: `${server.url}/oauth/token`,
+      clientId: 'rc_0123456789abcdefABCD',
+      clientSecret: 'cs_test-secret',
+      logLevel: 'off',
+    });
+    return { client: new Client({ apiKey, baseUrl: 'http://api.test', fetch }), sent };
   }
 
   it('fails the call within its timeout, after one token request, nothing sent to the API', async () => {
     tokenServer = await startTestServer(() => {});
-    const api = recordingApi();
-    const client = new Client({
-      apiKey: clientCredentials({
-        tokenUrl: `${tokenServer.url}/oauth/token`,
-        clientId: 'rc_0123456789abcdefABCD',
-        clientSecret: 'cs_never-answered',
-        logLevel: 'off',
-      }),
-      baseUrl: 'http://api.test',
-      fetch: api.fetch,
-    });
+    const { client, sent } = clientOfTokenServer(tokenServer);
     // The token request's own timeout (30 s) and retries (2) would take 90 s: the call's ends it.
     const error = await client.users.list({}, { timeout: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect((error as Error).message).toContain('waiting for its credential');
     expect(tokenServer.requests).toHaveLength(1);
-    expect(api.sent).toEqual([]);
+    expect(sent).toEqual([]);
   });
 
   it('lets the token request a call left finish, and caches its token for the next call', async () => {
@@ -265,17 +264,7 @@ describe('a token endpoint that hangs', () => {
           }),
         );
     });
-    const api = recordingApi();
-    const client = new Client({
-      apiKey: clientCredentials({
-        tokenUrl: `${tokenServer.url}/oauth/token`,
-        clientId: 'rc_0123456789abcdefABCD',
-        clientSecret: 'cs_answered-late',
-        logLevel: 'off',
-      }),
-      baseUrl: 'http://api.test',
-      fetch: api.fetch,
-    });
+    const { client, sent } = clientOfTokenServer(tokenServer);
     const controller = new AbortController();
     const left = client.users.list({}, { signal: controller.signal }).catch((e: unknown) => e);
     await vi.waitFor(() => expect(answer).toBeDefined());
@@ -284,7 +273,7 @@ describe('a token endpoint that hangs', () => {
     // The token request the call left was not cancelled: the next call gets its token.
     answer!();
     await client.users.list();
-    expect(api.sent).toEqual(['Bearer late-token-1']);
+    expect(sent).toEqual(['Bearer late-token-1']);
     expect(tokenServer.requests).toHaveLength(1);
   });
 });
