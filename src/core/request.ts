@@ -165,7 +165,10 @@ class Call {
   readonly #abort: AbortController | undefined;
   #refreshable: boolean;
   #target: RequestTarget;
-  /** The call's headers but its own (see {@link Call.#sentHeaders}); only `accept` once another origin is reached. */
+  /**
+   * The client's and the call's headers, without the call's own ({@link Call.#sentHeaders});
+   * only `accept` once a redirect has reached another origin.
+   */
   #headers: Readonly<Record<string, string>>;
   /** What the caller's hooks are told of the current attempt, made when a hook first asks. */
   #context: AttemptContext | undefined;
@@ -390,9 +393,9 @@ class Call {
             redirect: 'manual',
           }),
         ).then((answer) => {
-          // Timed out or aborted meanwhile: nobody reads this answer.
-          if (stop.signal.aborted) cancel(answer);
           resolve(answer);
+          // Timed out or aborted meanwhile: nobody reads this answer.
+          if (stop.signal.aborted && typeof answer?.body?.cancel === 'function') cancel(answer);
         }, reject);
       });
       if (typeof response?.headers?.get !== 'function') {
@@ -669,7 +672,6 @@ class Call {
 function credentialSource(apiKey: ApiKeySource): Authorize {
   if (typeof apiKey === 'string') return () => apiKey;
   return async (refused, wait) => {
-    wait.signal?.throwIfAborted();
     const credential = await abandonable(wait, (signal) =>
       apiKey(
         refused === undefined
