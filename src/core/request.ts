@@ -58,9 +58,10 @@ const RETRY_METHODS = ['get', 'post', 'patch', 'delete'];
 
 /**
  * What ky gets as every attempt's answer: the SDK keeps the real one and reads its body itself.
- * Without a body, so ky's clone of it for the afterResponse hook copies nothing, and shared.
+ * Without a body, so ky's clone of it for the afterResponse hook copies nothing, and shared;
+ * made on the first answer, so that importing the SDK makes none.
  */
-const STAND_IN = new Response(null);
+let standIn: Response | undefined;
 
 /** ky's `fetch`, never called: the beforeRequest hook answers every attempt (Call#exchange). */
 const UNUSED_FETCH = () => Promise.reject(new Error('Unreachable: the SDK sends every attempt.'));
@@ -410,7 +411,7 @@ class Call {
     }
     this.#freePlace(response.headers);
     this.#answer = { response, durationMs: Date.now() - started };
-    return STAND_IN;
+    return (standIn ??= new Response(null));
   }
 
   /** ky's `afterResponse`: the caller's hooks, then a redirect, a result, or a decision on a status. */
