@@ -63,9 +63,6 @@ const RETRY_METHODS = ['get', 'post', 'patch', 'delete'];
  */
 let standIn: Response | undefined;
 
-/** ky's `fetch`, never called: the beforeRequest hook answers every attempt (Call#exchange). */
-const UNUSED_FETCH = () => Promise.reject(new Error('Unreachable: the SDK sends every attempt.'));
-
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Pacer | undefined;
@@ -76,17 +73,15 @@ export interface SharedState {
  * fixed key comes back as it is, without a promise to wait for; a function's answer is waited for
  * until the call's `signal` aborts or its `timeout` passes, whichever comes first.
  */
-type Authorize = (refused: string | undefined, wait: CredentialWait) => string | Promise<string>;
-
-/** What bounds one wait for a credential. */
-interface CredentialWait {
+type Authorize = (
+  refused: string | undefined,
   /** The call's own signal, following the caller's. */
-  signal: AbortSignal | undefined;
+  signal: AbortSignal | undefined,
   /** The call's `timeout`, the default included. */
-  timeout: number;
+  timeout: number,
   /** For the timeout's message. */
-  target: RequestTarget;
-}
+  target: RequestTarget,
+) => string | Promise<string>;
 
 /**
  * The requests of one client, each sent through ky (see {@link Call}). The credential lives only
@@ -171,8 +166,6 @@ class Call {
    * only `accept` once a redirect has reached another origin.
    */
   #headers: Readonly<Record<string, string>>;
-  /** What the caller's hooks are told of the current attempt, made when a hook first asks. */
-  #context: AttemptContext | undefined;
   #attemptNumber = 0;
   #retries = 0;
   #redirects = 0;
@@ -183,8 +176,6 @@ class Call {
   #crossOrigin = false;
   /** Whether the current attempt holds a place in the rate-limit queue. */
   #queued = false;
-  /** Whether the next attempt already has its credential and place: the first, taken before ky starts. */
-  #admitted = false;
   /** The current attempt's answer as fetch gave it; ky gets a stand-in without the body. */
   #answer: { response: Response; durationMs: number } | undefined;
   #result: RawResponse | undefined;
@@ -218,14 +209,7 @@ class Call {
     // Queued before ky starts: a call waiting for its credential or the rate limit holds none of
     // ky's objects (its Request, Headers, signals) yet, and no suspended frame of its own: only
     // the reaction to the queue's promise.
-    let admission: Promise<void> | undefined;
-    try {
-      admission = this.#admit();
-    } catch (error) {
-      return this.#attempts(false, error);
-    }
-    if (admission === undefined) return this.#attempts(true);
-    return admission.then(
+    return this.#admit().then(
       () => this.#attempts(true),
       (error: unknown) => this.#attempts(false, error),
     );
@@ -236,32 +220,22 @@ class Call {
     try {
       if (!admitted) throw refusal;
       this.#queued = this.#transport.shared.throttle !== undefined;
-      this.#admitted = true;
       return await this.#send();
     } catch (error) {
-      throw await this.#failed(error);
+      const failure = this.#failure(error);
+      // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
+      this.#attemptNumber ||= 1;
+      await this.#runHooks(
+        'beforeError',
+        this.#call.hooks.beforeError,
+        (): [EmployeeRecognitionError, AttemptContext] => [failure, this.#attemptContext()],
+      );
+      throw failure;
     } finally {
-      this.#end();
+      // However the call ends, its place goes back and its signal leaves the caller's.
+      this.#freePlace();
+      if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
     }
-  }
-
-  /** The call's failure as the SDK's error, once the caller's `beforeError` hooks have seen it. */
-  async #failed(error: unknown): Promise<EmployeeRecognitionError> {
-    const failure = this.#failure(error);
-    // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
-    if (this.#attemptNumber === 0) this.#attemptNumber = 1;
-    await this.#runHooks(
-      'beforeError',
-      this.#call.hooks.beforeError,
-      (): [EmployeeRecognitionError, AttemptContext] => [failure, this.#attemptContext()],
-    );
-    return failure;
-  }
-
-  /** However the call ends: its place goes back, and its signal leaves the caller's. */
-  #end(): void {
-    this.#freePlace();
-    if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
   }
 
   /**
@@ -277,13 +251,15 @@ class Call {
       // Each attempt is sent, and timed out, by the beforeRequest hook (see #exchange).
       timeout: false,
       ...(this.#abort && { signal: this.#abort.signal }),
-      fetch: UNUSED_FETCH,
       retry: {
         // Every method: POST and PATCH carry an Idempotency-Key (contract §8).
         methods: RETRY_METHODS,
         // Room for the forced retries; the SDK counts its own against `maxRetries`.
         limit: this.#call.maxRetries + FORCED_RETRIES,
-        shouldRetry: (state) => this.#shouldRetry(state),
+        // What the hooks did not judge (a network failure, a timeout) is weighed here.
+        shouldRetry: async ({ error }) =>
+          error !== this.#final &&
+          (await this.#retryWait(this.#failure(error), undefined)) !== undefined,
         delay: () => this.#waitMs,
       },
       hooks: {
@@ -301,13 +277,11 @@ class Call {
    */
   async #beforeRequest(): Promise<Response> {
     try {
-      if (this.#admitted) {
-        this.#admitted = false;
-      } else {
+      // The first attempt was admitted before ky started.
+      if (this.#attemptNumber++ > 0) {
         await this.#admit();
         this.#queued = this.#transport.shared.throttle !== undefined;
       }
-      this.#attemptNumber++;
       await this.#runHooks(
         'beforeRequest',
         this.#call.hooks.beforeRequest,
@@ -327,13 +301,15 @@ class Call {
    * the caller's abort; the credential's at the call's `timeout`, the queue's at a deadline the
    * caller chose (docs/reliability.md).
    */
-  #admit(): Promise<void> | undefined {
-    this.#call.signal?.throwIfAborted();
-    const credential = this.#authorize(this.#refused, {
-      signal: this.#abort?.signal,
-      timeout: this.#call.timeout,
-      target: this.#target,
-    });
+  #admit(): Promise<void> {
+    const { signal } = this.#call;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const credential = this.#authorize(
+      this.#refused,
+      this.#abort?.signal,
+      this.#call.timeout,
+      this.#target,
+    );
     if (typeof credential === 'string') return this.#takePlace(credential);
     return credential.then((awaited) => this.#takePlace(awaited));
   }
@@ -342,17 +318,16 @@ class Call {
    * Keeps the credential and waits for a place in the rate-limit queue, if the client paces. Not
    * an async function: a queued call holds one suspended frame fewer.
    */
-  #takePlace(credential: string): Promise<void> | undefined {
+  #takePlace(credential: string): Promise<void> {
     this.#credential = credential;
     this.#refused = undefined;
-    return this.#transport.shared.throttle?.acquire({
+    const { throttle } = this.#transport.shared;
+    if (!throttle) return Promise.resolve();
+    return throttle.acquire({
       target: this.#target,
       signal: this.#abort?.signal,
       deadline: this.#queueDeadline,
-      // Only a logger that shows waits needs to hear of them.
-      onWait: this.#transport.log.enabled('info')
-        ? (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`)
-        : undefined,
+      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
     });
   }
 
@@ -368,46 +343,35 @@ class Call {
   async #exchange(): Promise<Response> {
     const { timeout } = this.#call;
     const fetch = this.#transport.config.fetch ?? globalThis.fetch;
-    const stop = new AbortController();
-    const caller = this.#abort?.signal;
-    const onAbort = () => stop.abort(caller!.reason);
-    caller?.addEventListener('abort', onAbort, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const started = Date.now();
     let response: Response;
     try {
-      response = await new Promise<Response>((resolve, reject) => {
-        timer = setTimeout(() => {
-          const error = timeoutError(this.#target, timeout);
-          stop.abort(error);
-          reject(error);
-        }, timeout);
-        Promise.resolve(
-          fetch(this.#target.url, {
+      response = await untilLeft(
+        this.#abort?.signal,
+        timeout,
+        () => timeoutError(this.#target, timeout),
+        async (signal) => {
+          const answer = await fetch(this.#target.url, {
             ...this.#call.fetchOptions,
             method: this.#request.method,
             headers: this.#sentHeaders(true),
             body: this.#body,
-            signal: stop.signal,
+            signal,
             // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
             // no header of the client's may reach another origin (fetch forwards all but Authorization).
             redirect: 'manual',
-          }),
-        ).then((answer) => {
-          resolve(answer);
+          });
           // Timed out or aborted meanwhile: nobody reads this answer.
-          if (stop.signal.aborted && typeof answer?.body?.cancel === 'function') cancel(answer);
-        }, reject);
-      });
+          if (signal.aborted) cancel(answer);
+          return answer;
+        },
+      );
       if (typeof response?.headers?.get !== 'function') {
         throw new TypeError('fetch resolved to something that is not a Response.');
       }
     } catch (error) {
       this.#freePlace();
       throw error;
-    } finally {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
     }
     this.#freePlace(response.headers);
     this.#answer = { response, durationMs: Date.now() - started };
@@ -463,17 +427,11 @@ class Call {
       // a second 401 is final.
       this.#refreshable = false;
       this.#refused = this.#credential;
-      return ky.retry({ delay: 0, code: 'TOKEN_REFRESH' });
+      return ky.retry({ delay: 0 });
     }
     const wait = await this.#retryWait(error, response.headers);
     if (wait === undefined) throw this.#finalize(error);
-    return ky.retry({ delay: wait, code: `STATUS_${response.status}` });
-  }
-
-  /** ky's `retry.shouldRetry`, for what the hooks did not judge: a network failure or a timeout. */
-  async #shouldRetry({ error }: { error: Error }): Promise<boolean> {
-    if (error === this.#final) return false;
-    return (await this.#retryWait(this.#failure(error), undefined)) !== undefined;
+    return ky.retry({ delay: wait });
   }
 
   /**
@@ -533,19 +491,13 @@ class Call {
         }),
       );
     }
-    let hop: Request | undefined;
-    try {
-      if (
-        response.type !== 'opaqueredirect' &&
-        next !== undefined &&
-        /^https?:$/.test(next.protocol)
-      ) {
-        hop = new Request(next.href, { method });
-      }
-    } catch {
-      // A location fetch refuses (user info in it): not followed either.
-    }
-    if (hop === undefined || next === undefined) {
+    // Nor one that fetch refuses (user info in it).
+    if (
+      response.type === 'opaqueredirect' ||
+      next === undefined ||
+      !/^https?:$/.test(next.protocol) ||
+      next.username + next.password !== ''
+    ) {
       throw this.#finalize(
         new ApiConnectionError(
           this.#target,
@@ -567,7 +519,8 @@ class Call {
       this.#crossOrigin = true;
     }
     this.#target = { method, url: next.href };
-    return ky.retry({ request: hop, delay: 0, code: 'REDIRECT' });
+    // The next attempt is sent to `#target` (Call#exchange): ky's own Request is not used.
+    return ky.retry({ delay: 0 });
   }
 
   /** Gives the current attempt's place in the rate-limit queue back, with what its answer said. */
@@ -585,27 +538,24 @@ class Call {
    * origin gets none of them.
    */
   #sentHeaders(withCredential: boolean): Record<string, string> {
-    if (this.#crossOrigin) return { ...this.#headers };
     const headers: Record<string, string> = { ...this.#headers };
+    if (this.#crossOrigin) return headers;
     const key = this.#call.idempotencyKey;
-    if (key !== undefined) headers[HEADER_IDEMPOTENCY_KEY] = key;
+    if (key) headers[HEADER_IDEMPOTENCY_KEY] = key;
     if (this.#body !== undefined) headers['content-type'] = 'application/json';
     if (withCredential) headers.authorization = `Bearer ${this.#credential}`;
     return headers;
   }
 
-  /** The current attempt as the caller's hooks see it; made once per attempt, and only for a hook. */
+  /** The current attempt as the caller's hooks see it; made only when there is a hook to run. */
   #attemptContext(): AttemptContext {
-    if (this.#context?.attempt !== this.#attemptNumber) {
-      this.#context = {
-        method: this.#target.method,
-        url: this.#target.url,
-        path: this.#request.path,
-        attempt: this.#attemptNumber,
-        headers: new Headers(this.#sentHeaders(false)),
-      };
-    }
-    return this.#context;
+    return {
+      method: this.#target.method,
+      url: this.#target.url,
+      path: this.#request.path,
+      attempt: this.#attemptNumber,
+      headers: new Headers(this.#sentHeaders(false)),
+    };
   }
 
   /** Runs one kind of hook in order; their arguments are built only when there is a hook to run. */
@@ -672,13 +622,18 @@ class Call {
  */
 function credentialSource(apiKey: ApiKeySource): Authorize {
   if (typeof apiKey === 'string') return () => apiKey;
-  return async (refused, wait) => {
-    const credential = await abandonable(wait, (signal) =>
-      apiKey(
-        refused === undefined
-          ? { forceRefresh: false, signal }
-          : { forceRefresh: true, refused, signal },
-      ),
+  return async (refused, signal, timeout, target) => {
+    const credential = await untilLeft(
+      signal,
+      timeout,
+      () => timeoutError(target, timeout, ' waiting for its credential'),
+      async (left) => {
+        try {
+          return await apiKey({ forceRefresh: refused !== undefined, refused, signal: left });
+        } catch (cause) {
+          throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
+        }
+      },
     );
     const toError = (message: string) =>
       new AuthenticationError({ status: 401, message, local: true });
@@ -689,39 +644,27 @@ function credentialSource(apiKey: ApiKeySource): Authorize {
 }
 
 /**
- * What `ask` answers, waited for until `wait.signal` aborts or `wait.timeout` passes: the promise
- * then rejects at once (with the signal's reason, or an {@link ApiTimeoutError}), and the signal
- * `ask` was given aborts with the same reason. A failure of `ask` is the apiKey function's.
+ * What `work` answers, waited for until `signal` aborts or `timeout` ms pass: the promise then
+ * rejects at once, with the signal's reason or `timedOut()`, whether `work` settles or not (a
+ * fetch or a token function may ignore its signal), and the signal `work` was given aborts with
+ * the same reason.
  */
-function abandonable(
-  wait: CredentialWait,
-  ask: (signal: AbortSignal) => unknown,
-): Promise<unknown> {
-  const { signal, timeout, target } = wait;
+function untilLeft<T>(
+  signal: AbortSignal | undefined,
+  timeout: number,
+  timedOut: () => Error,
+  work: (left: AbortSignal) => Promise<T>,
+): Promise<T> {
   const left = new AbortController();
-  return new Promise((resolve, reject) => {
-    const leave = (reason: unknown) => {
-      settle();
-      left.abort(reason);
-      reject(reason);
-    };
-    const onAbort = () => leave(signal!.reason);
-    const timer = setTimeout(() => leave(timeoutError(target, timeout, 'its credential')), timeout);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    function settle() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-    new Promise((answer) => answer(ask(left.signal))).then(
-      (value) => {
-        settle();
-        resolve(value);
-      },
-      (cause: unknown) => {
-        settle();
-        reject(new EmployeeRecognitionError('The apiKey function failed.', { cause }));
-      },
-    );
+  const onAbort = () => left.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => left.abort(timedOut()), timeout);
+  return new Promise<T>((resolve, reject) => {
+    left.signal.addEventListener('abort', () => reject(left.signal.reason), { once: true });
+    work(left.signal).then(resolve, reject);
+  }).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   });
 }
 

@@ -113,15 +113,15 @@ export function transferError(error: unknown, context: FailureContext): Employee
   );
 }
 
-/** The call's timeout, reached; `waiting` says for what when it was not the service. */
+/** The call's timeout, reached; `waiting` says for what (` waiting for …`) when not the service. */
 export function timeoutError(
   target: RequestTarget,
   timeout: number,
-  waiting?: string,
+  waiting = '',
 ): ApiTimeoutError {
   return new ApiTimeoutError(
     target,
-    `${target.method} ${target.url} timed out after ${timeout} ms${waiting === undefined ? '' : ` waiting for ${waiting}`}.`,
+    `${target.method} ${target.url} timed out after ${timeout} ms${waiting}.`,
   );
 }
 
