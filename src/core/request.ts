@@ -136,11 +136,11 @@ export class Transport {
 }
 
 /**
- * One call, sent through one ky call. ky runs the attempts: their timeout (to the headers), the
- * retries and the waits between them, and the caller's abort. The SDK's decisions are ky's
- * extension points, each a method here:
- * - `beforeRequest`: the place in the rate-limit queue, the credential, the caller's hooks;
- * - `fetch`: the wire, with the call's headers and body and `redirect: 'manual'`;
+ * One call: admitted (its credential, then its place in the rate-limit queue) before ky starts,
+ * then sent through one ky call. ky runs the retries and the waits between them, and the
+ * caller's abort of those waits. The SDK's decisions are ky's extension points:
+ * - `beforeRequest`: a later attempt's credential and place, the caller's hooks, then the
+ *   attempt itself (`#exchange`: the wire, under the SDK's own timeout), whose answer ky takes;
  * - `afterResponse`: the caller's hooks, redirects, the body under its cap, the typed error, and
  *   each decision on a status (a refresh after a 401, or a retry after the SDK's wait) as
  *   `ky.retry()`;
