@@ -122,16 +122,14 @@ export class Transport {
 
   /** Sends one API request with auth, retries, redirects and timeouts; every failure is an SDK error. */
   send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
-    let call: Call;
+    // Not an async function: a queued call holds no promise of its own here.
     try {
       const config = resolveCallConfig(this.#defaults, options, request.method);
       const body = request.body === undefined ? undefined : serialize(request.body);
-      call = new Call(this, config, this.#authorize, this.#refreshable, request, body);
+      return new Call(this, config, this.#authorize, this.#refreshable, request, body).run();
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    // Not an async function: a queued call holds no promise of its own here.
-    return call.run();
   }
 }
 
@@ -166,6 +164,8 @@ class Call {
    * only `accept` once a redirect has reached another origin.
    */
   #headers: Readonly<Record<string, string>>;
+  /** What the caller's hooks are told of the current attempt ({@link Call.#attemptContext}). */
+  #context: AttemptContext | undefined;
   #attemptNumber = 0;
   #retries = 0;
   #redirects = 0;
@@ -346,26 +346,21 @@ class Call {
     const started = Date.now();
     let response: Response;
     try {
-      response = await untilLeft(
-        this.#abort?.signal,
-        timeout,
-        () => timeoutError(this.#target, timeout),
-        async (signal) => {
-          const answer = await fetch(this.#target.url, {
-            ...this.#call.fetchOptions,
-            method: this.#request.method,
-            headers: this.#sentHeaders(true),
-            body: this.#body,
-            signal,
-            // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
-            // no header of the client's may reach another origin (fetch forwards all but Authorization).
-            redirect: 'manual',
-          });
-          // Timed out or aborted meanwhile: nobody reads this answer.
-          if (signal.aborted) cancel(answer);
-          return answer;
-        },
-      );
+      response = await untilLeft(this.#abort?.signal, timeout, this.#target, '', async (signal) => {
+        const answer = await fetch(this.#target.url, {
+          ...this.#call.fetchOptions,
+          method: this.#request.method,
+          headers: this.#sentHeaders(true),
+          body: this.#body,
+          signal,
+          // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
+          // no header of the client's may reach another origin (fetch forwards all but Authorization).
+          redirect: 'manual',
+        });
+        // Timed out or aborted meanwhile: nobody reads this answer.
+        if (signal.aborted) cancel(answer);
+        return answer;
+      });
       if (typeof response?.headers?.get !== 'function') {
         throw new TypeError('fetch resolved to something that is not a Response.');
       }
@@ -547,15 +542,21 @@ class Call {
     return headers;
   }
 
-  /** The current attempt as the caller's hooks see it; made only when there is a hook to run. */
+  /**
+   * The current attempt as the caller's hooks see it, made when a hook first asks: every hook of
+   * one attempt sees the same `headers` object (examples/hooks/opentelemetry.ts ties a span to it).
+   */
   #attemptContext(): AttemptContext {
-    return {
-      method: this.#target.method,
-      url: this.#target.url,
-      path: this.#request.path,
-      attempt: this.#attemptNumber,
-      headers: new Headers(this.#sentHeaders(false)),
-    };
+    if (this.#context?.attempt !== this.#attemptNumber) {
+      this.#context = {
+        method: this.#target.method,
+        url: this.#target.url,
+        path: this.#request.path,
+        attempt: this.#attemptNumber,
+        headers: new Headers(this.#sentHeaders(false)),
+      };
+    }
+    return this.#context;
   }
 
   /** Runs one kind of hook in order; their arguments are built only when there is a hook to run. */
@@ -626,7 +627,8 @@ function credentialSource(apiKey: ApiKeySource): Authorize {
     const credential = await untilLeft(
       signal,
       timeout,
-      () => timeoutError(target, timeout, ' waiting for its credential'),
+      target,
+      ' waiting for its credential',
       async (left) => {
         try {
           return await apiKey({ forceRefresh: refused !== undefined, refused, signal: left });
@@ -645,22 +647,25 @@ function credentialSource(apiKey: ApiKeySource): Authorize {
 
 /**
  * What `work` answers, waited for until `signal` aborts or `timeout` ms pass: the promise then
- * rejects at once, with the signal's reason or `timedOut()`, whether `work` settles or not (a
+ * rejects at once, with the signal's reason or an {@link ApiTimeoutError} for `target` (`waiting`
+ * says for what, when not the service), whether `work` settles or not (a
  * fetch or a token function may ignore its signal), and the signal `work` was given aborts with
  * the same reason.
  */
 function untilLeft<T>(
   signal: AbortSignal | undefined,
   timeout: number,
-  timedOut: () => Error,
+  target: RequestTarget,
+  waiting: string,
   work: (left: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const left = new AbortController();
   const onAbort = () => left.abort(signal!.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => left.abort(timedOut()), timeout);
+  // Removed when the wait ends, so no `once`.
+  signal?.addEventListener('abort', onAbort);
+  const timer = setTimeout(() => left.abort(timeoutError(target, timeout, waiting)), timeout);
   return new Promise<T>((resolve, reject) => {
-    left.signal.addEventListener('abort', () => reject(left.signal.reason), { once: true });
+    left.signal.addEventListener('abort', () => reject(left.signal.reason));
     work(left.signal).then(resolve, reject);
   }).finally(() => {
     clearTimeout(timer);
