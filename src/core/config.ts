@@ -28,6 +28,14 @@ export interface ApiKeyContext {
    * others get the token it fetched.
    */
   refused?: string | undefined;
+  /**
+   * Aborts when the call stops waiting for this credential: the caller's signal aborted, or the
+   * call's `timeout` passed while the function ran. A function that fetches a token for this one
+   * call can pass it on to its own request; one that shares a request among calls (as
+   * `clientCredentials()` does) should let that request finish for the others. Always set when the
+   * client asks.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** What an answer's X-RateLimit-* headers said about its key's window. */
@@ -361,8 +369,13 @@ export interface CallConfig {
   /** Whether the caller chose the timeout (client or call): only then does it bound queueing. */
   timeoutGiven: boolean;
   maxRetries: number;
-  /** Every header to send but Authorization, names lower-cased. */
-  headers: Record<string, string>;
+  /**
+   * Every header to send but Authorization, Idempotency-Key and Content-Type, names lower-cased:
+   * the client's own object, unchanged, when the call adds none. Never written to.
+   */
+  headers: Readonly<Record<string, string>>;
+  /** The Idempotency-Key every attempt of a POST or PATCH sends. */
+  idempotencyKey: string | undefined;
   hooks: Required<Hooks>;
   fetchOptions: FetchOptions | undefined;
 }
@@ -385,17 +398,23 @@ export function resolveCallConfig(
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new ConfigurationError('signal', '`signal` must be an AbortSignal.');
   }
-  const headers = { ...config.headers, ...checkHeaders('headers', call.headers) };
-  if (method === 'POST' || method === 'PATCH') {
-    const key = call.idempotencyKey ?? headers[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID();
-    headers[HEADER_IDEMPOTENCY_KEY] = checkIdempotencyKey(key);
-  }
+  // The client's headers are shared, not copied, by every call that adds none.
+  const headers =
+    call.headers == null
+      ? config.headers
+      : { ...config.headers, ...checkHeaders('headers', call.headers) };
   return {
     signal,
     timeout: call.timeout == null ? config.timeout : checkTimeout(call.timeout),
     timeoutGiven: config.timeoutGiven || call.timeout != null,
     maxRetries: call.maxRetries == null ? config.maxRetries : checkMaxRetries(call.maxRetries),
     headers,
+    idempotencyKey:
+      method === 'POST' || method === 'PATCH'
+        ? checkIdempotencyKey(
+            call.idempotencyKey ?? headers[HEADER_IDEMPOTENCY_KEY] ?? crypto.randomUUID(),
+          )
+        : undefined,
     hooks: call.hooks == null ? config.hooks : mergeHooks(config.hooks, call.hooks, 'hooks'),
     fetchOptions:
       call.fetchOptions == null

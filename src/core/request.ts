@@ -1,5 +1,5 @@
-import ky, { type AfterResponseHook, type Options as EngineOptions } from 'ky';
-import { HEADER_REQUEST_ID } from '../contract.js';
+import ky, { type AfterResponseHook } from 'ky';
+import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { AbortRelay } from '../internal/abort.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
@@ -30,7 +30,7 @@ import {
 import { Log, redactSecrets } from './logger.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
-import { cancel, readBody, transferError } from './transfer.js';
+import { cancel, readBody, timeoutError, transferError } from './transfer.js';
 import {
   type ApiRequest,
   NotJson,
@@ -50,19 +50,18 @@ const LOGGED_WAIT_MS = 1000;
 const LOGGED_BODY_LENGTH = 1000;
 
 /**
- * ky's options that every call shares. ky decides nothing by itself: it throws no HTTP error
- * (the SDK reads the body first and raises its own), retries no status on its own (the SDK's
- * afterResponse hook weighs each one), and may retry every method, since POST and PATCH carry
- * an Idempotency-Key (contract §8). Passed to the root `ky` with each call's own part laid over
- * it: docs/benchmarks.md found a `ky.create()` instance slower per call (it merges its defaults
- * into every call).
+ * The methods ky may retry: all the SDK sends. ky's other retry lists (`statusCodes`,
+ * `afterStatusCodes`) are read only for its own HTTP errors, which it never raises here
+ * (`throwHttpErrors: false`), so they are not passed: every key costs ky a copy per call.
  */
-const ENGINE = { throwHttpErrors: false } satisfies EngineOptions;
-const ENGINE_RETRY = {
-  methods: ['get', 'post', 'patch', 'delete'],
-  statusCodes: [],
-  afterStatusCodes: [],
-};
+const RETRY_METHODS = ['get', 'post', 'patch', 'delete'];
+
+/**
+ * What ky gets as every attempt's answer: the SDK keeps the real one and reads its body itself.
+ * Without a body, so ky's clone of it for the afterResponse hook copies nothing, and shared;
+ * made on the first answer, so that importing the SDK makes none.
+ */
+let standIn: Response | undefined;
 
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
@@ -71,9 +70,18 @@ export interface SharedState {
 
 /**
  * The credential for the next attempt; after a 401, given the credential the service refused. A
- * fixed key comes back as it is, without a promise to wait for.
+ * fixed key comes back as it is, without a promise to wait for; a function's answer is waited for
+ * until the call's `signal` aborts or its `timeout` passes, whichever comes first.
  */
-type Authorize = (refused: string | undefined) => string | Promise<string>;
+type Authorize = (
+  refused: string | undefined,
+  /** The call's own signal, following the caller's. */
+  signal: AbortSignal | undefined,
+  /** The call's `timeout`, the default included. */
+  timeout: number,
+  /** For the timeout's message. */
+  target: RequestTarget,
+) => string | Promise<string>;
 
 /**
  * The requests of one client, each sent through ky (see {@link Call}). The credential lives only
@@ -113,20 +121,24 @@ export class Transport {
   }
 
   /** Sends one API request with auth, retries, redirects and timeouts; every failure is an SDK error. */
-  async send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
-    const call = resolveCallConfig(this.#defaults, options, request.method);
-    const body = request.body === undefined ? undefined : serialize(request.body);
-    if (body !== undefined) call.headers['content-type'] = 'application/json';
-    return new Call(this, call, this.#authorize, this.#refreshable, request, body).run();
+  send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
+    // Not an async function: a queued call holds no promise of its own here.
+    try {
+      const config = resolveCallConfig(this.#defaults, options, request.method);
+      const body = request.body === undefined ? undefined : serialize(request.body);
+      return new Call(this, config, this.#authorize, this.#refreshable, request, body).run();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 }
 
 /**
- * One call, sent through one ky call. ky runs the attempts: their timeout (to the headers), the
- * retries and the waits between them, and the caller's abort. The SDK's decisions are ky's
- * extension points, each a method here:
- * - `beforeRequest`: the place in the rate-limit queue, the credential, the caller's hooks;
- * - `fetch`: the wire, with the call's headers and body and `redirect: 'manual'`;
+ * One call: admitted (its credential, then its place in the rate-limit queue) before ky starts,
+ * then sent through one ky call. ky runs the retries and the waits between them, and the
+ * caller's abort of those waits. The SDK's decisions are ky's extension points:
+ * - `beforeRequest`: a later attempt's credential and place, the caller's hooks, then the
+ *   attempt itself (`#exchange`: the wire, under the SDK's own timeout), whose answer ky takes;
  * - `afterResponse`: the caller's hooks, redirects, the body under its cap, the typed error, and
  *   each decision on a status (a refresh after a 401, or a retry after the SDK's wait) as
  *   `ky.retry()`;
@@ -147,7 +159,12 @@ class Call {
   readonly #abort: AbortController | undefined;
   #refreshable: boolean;
   #target: RequestTarget;
-  #headers: Record<string, string>;
+  /**
+   * The client's and the call's headers, without the call's own ({@link Call.#sentHeaders});
+   * only `accept` once a redirect has reached another origin.
+   */
+  #headers: Readonly<Record<string, string>>;
+  /** What the caller's hooks are told of the current attempt ({@link Call.#attemptContext}). */
   #context: AttemptContext | undefined;
   #attemptNumber = 0;
   #retries = 0;
@@ -188,126 +205,189 @@ class Call {
     this.#abort = call.signal && transport.aborts.follow(call.signal);
   }
 
-  async run(): Promise<RawResponse> {
+  run(): Promise<RawResponse> {
+    // Queued before ky starts: a call waiting for its credential or the rate limit holds none of
+    // ky's objects (its Request, Headers, signals) yet, and no suspended frame of its own: only
+    // the reaction to the queue's promise.
+    return this.#admit().then(
+      () => this.#attempts(true),
+      (error: unknown) => this.#attempts(false, error),
+    );
+  }
+
+  /** The call once admitted (or refused by the queue or the credential), to its end. */
+  async #attempts(admitted: boolean, refusal?: unknown): Promise<RawResponse> {
     try {
-      await ky(this.#target.url, {
-        ...ENGINE,
-        method: this.#request.method,
-        timeout: this.#call.timeout,
-        ...(this.#abort && { signal: this.#abort.signal }),
-        fetch: this.#fetch,
-        retry: {
-          ...ENGINE_RETRY,
-          // Room for the forced retries; the SDK counts its own against `maxRetries`.
-          limit: this.#call.maxRetries + FORCED_RETRIES,
-          shouldRetry: this.#shouldRetry,
-          delay: () => this.#waitMs,
-        },
-        hooks: { beforeRequest: [this.#beforeRequest], afterResponse: [this.#afterResponse] },
-      });
-      // ky resolves only after the afterResponse hook has read a 2xx answer.
-      return this.#result as RawResponse;
+      if (!admitted) throw refusal;
+      this.#queued = this.#transport.shared.throttle !== undefined;
+      return await this.#send();
     } catch (error) {
       const failure = this.#failure(error);
       // Every other hook's failure too, so that what a beforeRequest hook opened (a span) can end.
-      const last = this.#context ?? this.#nextContext();
+      this.#attemptNumber ||= 1;
       await this.#runHooks(
         'beforeError',
         this.#call.hooks.beforeError,
-        (): [EmployeeRecognitionError, AttemptContext] => [failure, last],
+        (): [EmployeeRecognitionError, AttemptContext] => [failure, this.#attemptContext()],
       );
       throw failure;
     } finally {
+      // However the call ends, its place goes back and its signal leaves the caller's.
       this.#freePlace();
       if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
     }
   }
 
-  /** ky's `beforeRequest`, before every attempt: the queue, the credential, the caller's hooks. */
-  readonly #beforeRequest = async (): Promise<void> => {
+  /**
+   * The attempts, through ky. What ky needs is made only now that the call may be sent (a
+   * function of its own, so that the frame a queued call holds stays small).
+   */
+  async #send(): Promise<RawResponse> {
+    await ky(this.#target.url, {
+      // ky decides nothing by itself: it throws no HTTP error (the SDK reads the body first and
+      // raises its own) and retries no status on its own (the afterResponse hook weighs each).
+      throwHttpErrors: false,
+      method: this.#request.method,
+      // Each attempt is sent, and timed out, by the beforeRequest hook (see #exchange).
+      timeout: false,
+      ...(this.#abort && { signal: this.#abort.signal }),
+      retry: {
+        // Every method: POST and PATCH carry an Idempotency-Key (contract §8).
+        methods: RETRY_METHODS,
+        // Room for the forced retries; the SDK counts its own against `maxRetries`.
+        limit: this.#call.maxRetries + FORCED_RETRIES,
+        // What the hooks did not judge (a network failure, a timeout) is weighed here.
+        shouldRetry: async ({ error }) =>
+          error !== this.#final &&
+          (await this.#retryWait(this.#failure(error), undefined)) !== undefined,
+        delay: () => this.#waitMs,
+      },
+      hooks: {
+        beforeRequest: [() => this.#beforeRequest()],
+        afterResponse: [() => this.#afterResponse()],
+      },
+    });
+    // ky resolves only after the afterResponse hook has read a 2xx answer.
+    return this.#result as RawResponse;
+  }
+
+  /**
+   * ky's `beforeRequest`, before every attempt: its credential and place (the first attempt's were
+   * taken before ky started), then the caller's hooks.
+   */
+  async #beforeRequest(): Promise<Response> {
     try {
-      this.#call.signal?.throwIfAborted();
-      // A timed-out attempt whose fetch never settled gives its place back now.
-      this.#freePlace();
-      // Queued first: a call waiting for the rate limit holds nothing of its attempt yet.
-      await this.#transport.shared.throttle?.acquire({
-        target: this.#target,
-        signal: this.#abort?.signal,
-        deadline: this.#queueDeadline,
-        onWait: (ms: number, cause: string) =>
-          this.#logWait(ms, cause, `before ${this.#describe()}`),
-      });
-      this.#queued = this.#transport.shared.throttle !== undefined;
-      const context = (this.#context = this.#nextContext());
-      const credential = this.#authorize(this.#refused);
-      this.#credential = typeof credential === 'string' ? credential : await credential;
-      this.#refused = undefined;
+      // The first attempt was admitted before ky started.
+      if (this.#attemptNumber++ > 0) {
+        await this.#admit();
+        this.#queued = this.#transport.shared.throttle !== undefined;
+      }
       await this.#runHooks(
         'beforeRequest',
         this.#call.hooks.beforeRequest,
-        (): [AttemptContext] => [context],
+        (): [AttemptContext] => [this.#attemptContext()],
       );
     } catch (error) {
       // Nothing was sent: the place goes back, and the failure is final.
       this.#freePlace();
       throw this.#finalize(error);
     }
-  };
+    return this.#exchange();
+  }
 
   /**
-   * ky's `fetch`: one attempt on the wire, with the call's headers and body, and redirects left
-   * to the afterResponse hook. It keeps the answer and hands ky a stand-in without the body:
-   * ky clones the answer for each afterResponse hook (a tee, which buffers in the branch not
-   * read), and the SDK reads the body itself, under its cap.
+   * What an attempt waits for before it is sent: its credential first, then its place in the
+   * rate-limit queue, so that no call holds a place while a token is fetched. Both waits end at
+   * the caller's abort; the credential's at the call's `timeout`, the queue's at a deadline the
+   * caller chose (docs/reliability.md).
    */
-  readonly #fetch = async (input: unknown): Promise<Response> => {
-    // ky hands its fetch the attempt's Request (Ky.js, #fetch).
-    const request = input as Request;
-    const attempt = this.#attemptNumber;
+  #admit(): Promise<void> {
+    const { signal } = this.#call;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const credential = this.#authorize(
+      this.#refused,
+      this.#abort?.signal,
+      this.#call.timeout,
+      this.#target,
+    );
+    if (typeof credential === 'string') return this.#takePlace(credential);
+    return credential.then((awaited) => this.#takePlace(awaited));
+  }
+
+  /**
+   * Keeps the credential and waits for a place in the rate-limit queue, if the client paces. Not
+   * an async function: a queued call holds one suspended frame fewer.
+   */
+  #takePlace(credential: string): Promise<void> {
+    this.#credential = credential;
+    this.#refused = undefined;
+    const { throttle } = this.#transport.shared;
+    if (!throttle) return Promise.resolve();
+    return throttle.acquire({
+      target: this.#target,
+      signal: this.#abort?.signal,
+      deadline: this.#queueDeadline,
+      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
+    });
+  }
+
+  /**
+   * One attempt on the wire, sent from ky's beforeRequest hook: ky takes the Response a hook
+   * returns as the attempt's answer, so it neither clones its Request for the attempt nor times
+   * it out (docs/architecture.md says why). The platform's (or the caller's) fetch gets the call's
+   * headers and body and `redirect: 'manual'`, and is raced against `timeout` (a fetch that
+   * ignores its signal still times out) and the caller's abort. The answer is kept; ky gets a
+   * stand-in without the body: ky clones an answer for each afterResponse hook (a tee, which
+   * buffers in the branch not read), and the SDK reads the body itself, under its cap.
+   */
+  async #exchange(): Promise<Response> {
+    const { timeout } = this.#call;
     const fetch = this.#transport.config.fetch ?? globalThis.fetch;
     const started = Date.now();
     let response: Response;
     try {
-      response = await fetch(request.url, {
-        ...this.#call.fetchOptions,
-        method: request.method,
-        headers: this.#crossOrigin
-          ? this.#headers
-          : { ...this.#headers, authorization: `Bearer ${this.#credential}` },
-        body: this.#body,
-        signal: request.signal,
-        // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
-        // no header of the client's may reach another origin (fetch forwards all but Authorization).
-        redirect: 'manual',
+      response = await untilLeft(this.#abort?.signal, timeout, this.#target, '', async (signal) => {
+        const answer = await fetch(this.#target.url, {
+          ...this.#call.fetchOptions,
+          method: this.#request.method,
+          headers: this.#sentHeaders(true),
+          body: this.#body,
+          signal,
+          // Redirects are followed by the SDK, not by fetch: a write must never become a GET, and
+          // no header of the client's may reach another origin (fetch forwards all but Authorization).
+          redirect: 'manual',
+        });
+        // Timed out or aborted meanwhile: nobody reads this answer.
+        if (signal.aborted) cancel(answer);
+        return answer;
       });
       if (typeof response?.headers?.get !== 'function') {
         throw new TypeError('fetch resolved to something that is not a Response.');
       }
     } catch (error) {
-      if (attempt === this.#attemptNumber) this.#freePlace();
+      this.#freePlace();
       throw error;
-    }
-    if (attempt !== this.#attemptNumber) {
-      // ky timed this attempt out and moved on: nobody reads this answer.
-      cancel(response);
-      return new Response();
     }
     this.#freePlace(response.headers);
     this.#answer = { response, durationMs: Date.now() - started };
-    return new Response();
-  };
+    return (standIn ??= new Response(null));
+  }
 
   /** ky's `afterResponse`: the caller's hooks, then a redirect, a result, or a decision on a status. */
-  readonly #afterResponse = async (): Promise<Awaited<ReturnType<AfterResponseHook>>> => {
+  async #afterResponse(): Promise<Awaited<ReturnType<AfterResponseHook>>> {
     const { response, durationMs } = this.#answer!;
     this.#answer = undefined;
-    const context = this.#context!;
     try {
       await this.#runHooks(
         'afterResponse',
         this.#call.hooks.afterResponse,
         (): [ResponseContext] => [
-          { ...context, status: response.status, responseHeaders: response.headers, durationMs },
+          {
+            ...this.#attemptContext(),
+            status: response.status,
+            responseHeaders: response.headers,
+            durationMs,
+          },
         ],
       );
     } catch (error) {
@@ -342,18 +422,12 @@ class Call {
       // a second 401 is final.
       this.#refreshable = false;
       this.#refused = this.#credential;
-      return ky.retry({ delay: 0, code: 'TOKEN_REFRESH' });
+      return ky.retry({ delay: 0 });
     }
     const wait = await this.#retryWait(error, response.headers);
     if (wait === undefined) throw this.#finalize(error);
-    return ky.retry({ delay: wait, code: `STATUS_${response.status}` });
-  };
-
-  /** ky's `retry.shouldRetry`, for what the hooks did not judge: a network failure or a timeout. */
-  readonly #shouldRetry = async ({ error }: { error: Error }): Promise<boolean> => {
-    if (error === this.#final) return false;
-    return (await this.#retryWait(this.#failure(error), undefined)) !== undefined;
-  };
+    return ky.retry({ delay: wait });
+  }
 
   /**
    * The wait before retrying `error`, or undefined when it is final: not retryable, retries used
@@ -370,9 +444,8 @@ class Call {
     const delay = retryDelay(this.#retries + 1, headers);
     if (delay.tooLong) return undefined;
     this.#retries++;
-    const context = this.#context!;
     await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
-      { ...context, reason: delay.cause ?? reason, delayMs: delay.ms, error },
+      { ...this.#attemptContext(), reason: delay.cause ?? reason, delayMs: delay.ms, error },
     ]);
     this.#logWait(
       delay.ms,
@@ -413,19 +486,13 @@ class Call {
         }),
       );
     }
-    let hop: Request | undefined;
-    try {
-      if (
-        response.type !== 'opaqueredirect' &&
-        next !== undefined &&
-        /^https?:$/.test(next.protocol)
-      ) {
-        hop = new Request(next.href, { method });
-      }
-    } catch {
-      // A location fetch refuses (user info in it): not followed either.
-    }
-    if (hop === undefined || next === undefined) {
+    // Nor one that fetch refuses (user info in it).
+    if (
+      response.type === 'opaqueredirect' ||
+      next === undefined ||
+      !/^https?:$/.test(next.protocol) ||
+      next.username + next.password !== ''
+    ) {
       throw this.#finalize(
         new ApiConnectionError(
           this.#target,
@@ -447,7 +514,8 @@ class Call {
       this.#crossOrigin = true;
     }
     this.#target = { method, url: next.href };
-    return ky.retry({ request: hop, delay: 0, code: 'REDIRECT' });
+    // The next attempt is sent to `#target` (Call#exchange): ky's own Request is not used.
+    return ky.retry({ delay: 0 });
   }
 
   /** Gives the current attempt's place in the rate-limit queue back, with what its answer said. */
@@ -459,20 +527,36 @@ class Call {
     else throttle?.release();
   }
 
-  #nextContext(): AttemptContext {
-    this.#attemptNumber++;
-    const sent = this.#headers;
-    let headers: Headers | undefined;
-    return {
-      method: this.#target.method,
-      url: this.#target.url,
-      path: this.#request.path,
-      attempt: this.#attemptNumber,
-      // Built when a hook first reads it.
-      get headers() {
-        return (headers ??= new Headers(sent));
-      },
-    };
+  /**
+   * The headers of the next attempt: the client's and call's, then the call's own (its
+   * Idempotency-Key, its body's type, the credential), which nothing given can override. Another
+   * origin gets none of them.
+   */
+  #sentHeaders(withCredential: boolean): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#headers };
+    if (this.#crossOrigin) return headers;
+    const key = this.#call.idempotencyKey;
+    if (key) headers[HEADER_IDEMPOTENCY_KEY] = key;
+    if (this.#body !== undefined) headers['content-type'] = 'application/json';
+    if (withCredential) headers.authorization = `Bearer ${this.#credential}`;
+    return headers;
+  }
+
+  /**
+   * The current attempt as the caller's hooks see it, made when a hook first asks: every hook of
+   * one attempt sees the same `headers` object (examples/hooks/opentelemetry.ts ties a span to it).
+   */
+  #attemptContext(): AttemptContext {
+    if (this.#context?.attempt !== this.#attemptNumber) {
+      this.#context = {
+        method: this.#target.method,
+        url: this.#target.url,
+        path: this.#request.path,
+        attempt: this.#attemptNumber,
+        headers: new Headers(this.#sentHeaders(false)),
+      };
+    }
+    return this.#context;
   }
 
   /** Runs one kind of hook in order; their arguments are built only when there is a hook to run. */
@@ -531,24 +615,62 @@ class Call {
   }
 }
 
-/** The credential for the next attempt: the string, or what the function returns, checked. */
+/**
+ * The credential for the next attempt: the string, or what the function returns, checked. The
+ * function's answer is waited for until the call's signal aborts (its reason, which the call names
+ * {@link ApiUserAbortError}) or its `timeout` passes ({@link ApiTimeoutError}); either way the
+ * context's `signal` tells the function that nobody waits for its answer any more.
+ */
 function credentialSource(apiKey: ApiKeySource): Authorize {
   if (typeof apiKey === 'string') return () => apiKey;
-  return async (refused) => {
-    let credential: unknown;
-    try {
-      credential = await apiKey(
-        refused === undefined ? { forceRefresh: false } : { forceRefresh: true, refused },
-      );
-    } catch (cause) {
-      throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
-    }
+  return async (refused, signal, timeout, target) => {
+    const credential = await untilLeft(
+      signal,
+      timeout,
+      target,
+      ' waiting for its credential',
+      async (left) => {
+        try {
+          return await apiKey({ forceRefresh: refused !== undefined, refused, signal: left });
+        } catch (cause) {
+          throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
+        }
+      },
+    );
     const toError = (message: string) =>
       new AuthenticationError({ status: 401, message, local: true });
     if (typeof credential !== 'string') throw toError('The apiKey function returned no string.');
     checkCredential(credential, toError);
     return credential;
   };
+}
+
+/**
+ * What `work` answers, waited for until `signal` aborts or `timeout` ms pass: the promise then
+ * rejects at once, with the signal's reason or an {@link ApiTimeoutError} for `target` (`waiting`
+ * says for what, when not the service), whether `work` settles or not (a
+ * fetch or a token function may ignore its signal), and the signal `work` was given aborts with
+ * the same reason.
+ */
+function untilLeft<T>(
+  signal: AbortSignal | undefined,
+  timeout: number,
+  target: RequestTarget,
+  waiting: string,
+  work: (left: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const left = new AbortController();
+  const onAbort = () => left.abort(signal!.reason);
+  // Removed when the wait ends, so no `once`.
+  signal?.addEventListener('abort', onAbort);
+  const timer = setTimeout(() => left.abort(timeoutError(target, timeout, waiting)), timeout);
+  return new Promise<T>((resolve, reject) => {
+    left.signal.addEventListener('abort', () => reject(left.signal.reason));
+    work(left.signal).then(resolve, reject);
+  }).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 /** The request's URL with its query; `undefined` and `null` values are left out. */

@@ -113,10 +113,15 @@ export function transferError(error: unknown, context: FailureContext): Employee
   );
 }
 
-function timeoutError(target: RequestTarget, timeout: number): ApiTimeoutError {
+/** The call's timeout, reached; `waiting` says for what (` waiting for …`) when not the service. */
+export function timeoutError(
+  target: RequestTarget,
+  timeout: number,
+  waiting = '',
+): ApiTimeoutError {
   return new ApiTimeoutError(
     target,
-    `${target.method} ${target.url} timed out after ${timeout} ms.`,
+    `${target.method} ${target.url} timed out after ${timeout} ms${waiting}.`,
   );
 }
 

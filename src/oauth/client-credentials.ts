@@ -107,7 +107,11 @@ export interface TokenCache {
  * tokens. Call it yourself for a token to use elsewhere.
  */
 export interface ClientCredentials {
-  /** A token: the one held, or a fresh one; after a 401, a fresh one only while `refused` is held. */
+  /**
+   * A token: the one held, or a fresh one; after a 401, a fresh one only while `refused` is held.
+   * The context's `signal` does not cancel the token request: other calls share it, and a call
+   * that stops waiting leaves it to finish under its own `timeout`, its token kept for the next.
+   */
   (context?: ApiKeyContext): Promise<string>;
   /** The OAuth client's id: not secret, a stable name for this client (shared pacing keys use it). */
   readonly clientId: string;

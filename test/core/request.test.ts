@@ -156,6 +156,93 @@ describe('errors from answers', () => {
   });
 });
 
+describe('the wait for a credential', () => {
+  /** A token function that never answers, keeping the context of each time it was asked. */
+  function hangingTokenFunction() {
+    const contexts: ApiKeyContext[] = [];
+    const apiKey = (context: ApiKeyContext) => {
+      contexts.push(context);
+      return new Promise<string>(() => {});
+    };
+    return { apiKey, contexts };
+  }
+
+  it("ends at the caller's abort with ApiUserAbortError, nothing sent, and tells the function", async () => {
+    const requests = script('get', USERS_URL, ok);
+    const { apiKey, contexts } = hangingTokenFunction();
+    const controller = new AbortController();
+    const { error, elapsed } = await settleWithFakeTimers(() => {
+      setTimeout(() => controller.abort(new Error('user left')), 300);
+      return getUsers({ apiKey }, { signal: controller.signal });
+    });
+    expect(error).toBeInstanceOf(ApiUserAbortError);
+    expect((error as Error).cause).toEqual(new Error('user left'));
+    expect(elapsed).toBe(300);
+    expect(requests).toHaveLength(0);
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]!.signal?.aborted).toBe(true);
+  });
+
+  it('ends at the call’s timeout with ApiTimeoutError, not retried, nothing sent', async () => {
+    const requests = script('get', USERS_URL, ok);
+    const { apiKey, contexts } = hangingTokenFunction();
+    const { error, elapsed } = await settleWithFakeTimers(() =>
+      getUsers({ apiKey, maxRetries: 2 }, { timeout: 500 }),
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect((error as Error).message).toBe(
+      `GET ${USERS_URL} timed out after 500 ms waiting for its credential.`,
+    );
+    expect(elapsed).toBe(500);
+    expect(requests).toHaveLength(0);
+    // The next attempt would wait on the same token request: the timeout is final.
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]!.signal?.reason).toBe(error);
+  });
+
+  it('is bounded by the default timeout too', async () => {
+    const { apiKey } = hangingTokenFunction();
+    const { error, elapsed } = await settleWithFakeTimers(() => getUsers({ apiKey }));
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(elapsed).toBe(30_000);
+  });
+
+  it('bounds the wait of a retry’s credential as the first one’s', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const requests = script('get', USERS_URL, () => new HttpResponse(null, { status: 503 }));
+    let asked = 0;
+    const apiKey = () => (++asked === 1 ? 'first-token-1' : new Promise<string>(() => {}));
+    const { error, elapsed } = await settleWithFakeTimers(() =>
+      getUsers({ apiKey, timeout: 1000 }),
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(requests).toHaveLength(1);
+    // The 503's backoff (500 ms), then the retry's credential wait.
+    expect(elapsed).toBe(500 + 1000);
+  });
+
+  it('holds no rate-limit place while the credential is awaited: another call goes first', async () => {
+    const requests = script('get', USERS_URL, ok);
+    let release: ((token: string) => void) | undefined;
+    const apiKey = ({ forceRefresh }: ApiKeyContext) =>
+      release === undefined && !forceRefresh
+        ? new Promise<string>((resolve) => (release = resolve))
+        : 'second-token-1';
+    // A fresh window lets one request be in flight: a place held by the waiting call would
+    // keep the second call queued behind it.
+    const send = testTransport({ apiKey, rateLimit: 'auto' });
+    const first = send({ method: 'GET', path: '/v1/users' });
+    await vi.waitFor(() => expect(release).toBeDefined());
+    await send({ method: 'GET', path: '/v1/users' });
+    expect(requests.map((request) => request.headers.get('authorization'))).toEqual([
+      'Bearer second-token-1',
+    ]);
+    release!('first-token-1');
+    await first;
+    expect(requests).toHaveLength(2);
+  });
+});
+
 describe('timeouts and cancellation', () => {
   const hang = () => new Promise<Response>(() => {});
 
@@ -177,6 +264,22 @@ describe('timeouts and cancellation', () => {
     expect(error).toMatchObject({ method: 'GET', url: USERS_URL });
     expect(requests).toHaveLength(2);
     expect(elapsed).toBe(1000 + 500 + 1000);
+  });
+
+  it('times out a fetch of the caller’s that ignores its signal, and cancels its late answer', async () => {
+    let late: Response | undefined;
+    const fetch = () =>
+      new Promise<Response>((resolve) => {
+        setTimeout(() => resolve((late = new Response('{"data": []}'))), 5000);
+      });
+    let settledAt = 0;
+    const { error } = await settleWithFakeTimers(() =>
+      getUsers({ fetch, timeout: 1000, maxRetries: 0 }).finally(() => (settledAt = Date.now())),
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(settledAt - (Date.now() - 5000)).toBe(1000);
+    // The answer that came after the call had left was cancelled: its body reads as ended.
+    expect(await late!.body!.getReader().read()).toEqual({ done: true, value: undefined });
   });
 
   it('takes the timeout per call over the client setting', async () => {
@@ -248,8 +351,8 @@ describe('token refresh', () => {
     };
     await getUsers({ apiKey });
     expect(contexts).toEqual([
-      { forceRefresh: false },
-      { forceRefresh: true, refused: 'stale-token-123' },
+      { forceRefresh: false, signal: expect.any(AbortSignal) },
+      { forceRefresh: true, refused: 'stale-token-123', signal: expect.any(AbortSignal) },
     ]);
   });
 

@@ -4,9 +4,15 @@
  * calls over two token lifetimes make exactly the token requests those lifetimes need.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Client, EmployeeRecognitionError } from '../../src/index.js';
+import {
+  ApiTimeoutError,
+  ApiUserAbortError,
+  Client,
+  EmployeeRecognitionError,
+} from '../../src/index.js';
 import { clientCredentials, OAuthError } from '../../src/oauth/index.js';
 import { createMockApi, type MockServer, startMockServer } from '../../src/testing/index.js';
+import { startTestServer, type TestServer } from '../support/http-server.js';
 import { type OAuthTestServer, startOAuthServer } from '../support/oauth-server.js';
 
 const START = Date.parse('2026-11-24T09:00:00Z');
@@ -203,5 +209,71 @@ describe('1,000 calls over two token lifetimes', () => {
     expect(sent).toHaveLength(CALLS);
     expect(auth.tokenRequests).toHaveLength(EXPECTED_TOKEN_REQUESTS);
     expect(new Set(sent).size).toBe(EXPECTED_TOKEN_REQUESTS);
+  });
+});
+
+describe('a token endpoint that hangs', () => {
+  let tokenServer: TestServer | undefined;
+  afterEach(async () => {
+    await tokenServer?.close();
+    tokenServer = undefined;
+  });
+
+  /**
+   * A client whose tokens come from `server`, and whose API is its fetch: every answer a
+   * 200, each Authorization header kept in `sent`.
+   */
+  function clientOfTokenServer(server: TestServer) {
+    const sent: (string | null)[] = [];
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(new Headers(init?.headers).get('authorization'));
+      return Response.json({
+        data: [],
+        pagination: { page: 1, total_pages: 0, next_cursor: null },
+      });
+    };
+    const apiKey = clientCredentials({
+      tokenUrl: `${server.url}/oauth/token`,
+      clientId: 'rc_0123456789abcdefABCD',
+      clientSecret: 'cs_test-secret',
+      logLevel: 'off',
+    });
+    return { client: new Client({ apiKey, baseUrl: 'http://api.test', fetch }), sent };
+  }
+
+  it('fails the call within its timeout, after one token request, nothing sent to the API', async () => {
+    tokenServer = await startTestServer(() => {});
+    const { client, sent } = clientOfTokenServer(tokenServer);
+    // The token request's own timeout (30 s) and retries (2) would take 90 s: the call's ends it.
+    const error = await client.users.list({}, { timeout: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect((error as Error).message).toContain('waiting for its credential');
+    expect(tokenServer.requests).toHaveLength(1);
+    expect(sent).toEqual([]);
+  });
+
+  it('lets the token request a call left finish, and caches its token for the next call', async () => {
+    let answer: (() => void) | undefined;
+    tokenServer = await startTestServer((_request, response) => {
+      answer = () =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            access_token: 'late-token-1',
+            token_type: 'Bearer',
+            expires_in: 3600,
+          }),
+        );
+    });
+    const { client, sent } = clientOfTokenServer(tokenServer);
+    const controller = new AbortController();
+    const left = client.users.list({}, { signal: controller.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    controller.abort();
+    expect(await left).toBeInstanceOf(ApiUserAbortError);
+    // The token request the call left was not cancelled: the next call gets its token.
+    answer!();
+    await client.users.list();
+    expect(sent).toEqual(['Bearer late-token-1']);
+    expect(tokenServer.requests).toHaveLength(1);
   });
 });
