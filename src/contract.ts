@@ -36,7 +36,11 @@ export const OPERATIONS = {
   'budgets.get': 'GET /v1/budgets/{id}',
   'analytics.summary': 'GET /v1/analytics/summary',
 } as const;
-/** An operation's name, as the client's namespaces and methods spell it (`users.get`). */
+/**
+ * An operation's name, as the client's namespaces and methods spell it (`users.get`).
+ *
+ * @inline
+ */
 export type OperationName = keyof typeof OPERATIONS;
 
 /** Environment variables read where `process.env` exists (contract §1, §2). */

@@ -54,7 +54,7 @@ export interface MockApiOptions {
    * tests before the service sends it. `{ 'users.get': { sunsetAt: '2027-06-30' } }`, or `true`
    * for a deprecation as of the reference date with no sunset.
    */
-  deprecations?: { readonly [Name in OperationName]?: MockDeprecation | true } | undefined;
+  deprecations?: Readonly<Partial<Record<OperationName, MockDeprecation | true>>> | undefined;
 }
 
 /** How the mock announces one operation's deprecation (RFC 9745, RFC 8594, RFC 8288). */
