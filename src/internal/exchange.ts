@@ -1,8 +1,8 @@
 /**
  * What passes between the resources, the response checks and the transport: one request as an
  * operation describes it, and its answer with the body read. This module imports only types (the
- * contract's operation names, the deprecation notice), so the core's modules share these shapes without importing one another (no
- * import cycle).
+ * contract's operation names, the deprecation notice), so the core's modules share these shapes
+ * without importing one another (no import cycle).
  */
 import type { OperationName } from '../contract.js';
 import type { DeprecationNotice } from './deprecation.js';
