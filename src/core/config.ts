@@ -125,7 +125,7 @@ export interface ResponseContext extends AttemptContext {
   /** Milliseconds from sending to the answer's headers. */
   durationMs: number;
   /** The service's notice that the operation is deprecated or retiring, when the answer has one. */
-  deprecation?: DeprecationNotice;
+  deprecation?: DeprecationNotice | undefined;
 }
 
 /** What `beforeRetry` hooks learn: the failed attempt, why it is retried and how long the SDK waits. */

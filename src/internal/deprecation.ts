@@ -24,13 +24,13 @@ export interface DeprecationNotice {
    */
   deprecated: boolean;
   /** When the operation was (or will be) deprecated, from `Deprecation: @<seconds>`. */
-  deprecatedAt?: Date;
+  deprecatedAt?: Date | undefined;
   /** When the service stops answering the operation, from `Sunset: <HTTP-date>`. */
-  sunsetAt?: Date;
+  sunsetAt?: Date | undefined;
   /** The service's page about the deprecation: the first `Link` with `rel="deprecation"`. */
-  deprecationLink?: string;
+  deprecationLink?: string | undefined;
   /** The service's sunset policy: the first `Link` with `rel="sunset"`. */
-  sunsetLink?: string;
+  sunsetLink?: string | undefined;
 }
 
 /** A longer `Deprecation` or `Sunset` value is garbage, not a date or a list of a few. */
