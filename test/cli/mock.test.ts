@@ -158,7 +158,7 @@ describe('employee-recognition mock', () => {
       });
       expect(warnings).toHaveLength(2);
       expect(warnings[0]).toMatch(
-        /users\.list is deprecated by the service as of \S+; it stops answering \(sunset\) at 2027-06-30T00:00:00Z; details: https:\/\/docs\.example\/deprecations\./,
+        /users\.list is deprecated by the service \(deprecation date \S+, sunset 2027-06-30T00:00:00Z, details https:\/\/docs\.example\/deprecations\)/,
       );
       expect(warnings[1]).toMatch(/^\[employee-recognition\] users\.get is deprecated/);
     } finally {

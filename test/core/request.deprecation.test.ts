@@ -74,7 +74,7 @@ describe('deprecation notices', () => {
     for (let call = 0; call < 5; call++) await client.users.get(userId);
     await client.users.list();
     expect(lines).toEqual([
-      `[employee-recognition] users.get is deprecated by the service as of 2026-11-01T00:00:00Z; it stops answering (sunset) at 2027-06-30T00:00:00Z; details: ${LINK}. Move off it before the sunset (docs/errors-and-retries.md, Deprecation notices).`,
+      `[employee-recognition] users.get is deprecated by the service (deprecation date 2026-11-01T00:00:00Z, sunset 2027-06-30T00:00:00Z, details ${LINK}): move off it before the sunset, see docs/errors-and-retries.md`,
     ]);
   });
 
@@ -136,7 +136,7 @@ describe('deprecation notices', () => {
     expect(data).toEqual({ data: [] });
     expect(deprecation).toEqual({ deprecated: true });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('(no deprecation date given); no sunset date given.');
+    expect(lines[0]).toContain('(deprecation date not given, sunset not given)');
     expect(lines[0]).not.toMatch(/1970|Invalid Date|NaN/);
   });
 
@@ -160,7 +160,7 @@ describe('deprecation notices', () => {
       () => token,
     );
     await client.get('/v1/users');
-    expect(lines[0]).toContain('details: https://docs.example/t/[redacted].');
+    expect(lines[0]).toContain('details https://docs.example/t/[redacted])');
     expect(lines.join('\n')).not.toContain(token);
   });
 });

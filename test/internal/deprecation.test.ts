@@ -1,11 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeDeprecation, parseDeprecation, warnOnce } from '../../src/internal/deprecation.js';
+import {
+  type DeprecationNotice,
+  parseDeprecation,
+  warnOnce,
+} from '../../src/internal/deprecation.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const BASE = 'https://api.example/v1/users/u_1';
 const MIN_MS = Date.UTC(1990, 0, 1);
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** The warning `warnOnce` gives for `notice`, from a client that has warned of nothing yet. */
+function warning(operation: string, notice: DeprecationNotice): string {
+  const lines: string[] = [];
+  warnOnce(new Set(), operation, notice, (line) => void lines.push(line));
+  return lines[0]!;
+}
 const hasControl = (text: string) =>
   [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 const notice = (entries: Record<string, string>) =>
@@ -241,7 +251,7 @@ describe('parseDeprecation: garbage by category', () => {
       expect(hasControl(link)).toBe(false);
       expect(link.length).toBeLessThanOrEqual(2048);
     }
-    const line = describeDeprecation('users.get', parsed);
+    const line = warning('users.get', parsed);
     expect(line).not.toMatch(/Invalid Date|1970-01-01|NaN|undefined/);
     expect(hasControl(line)).toBe(false);
   }
@@ -353,32 +363,32 @@ describe('parseDeprecation: garbage by category', () => {
   });
 });
 
-describe('describeDeprecation', () => {
+describe('warnOnce', () => {
   it('names the operation, both dates and the link, without the link’s query', () => {
     expect(
-      describeDeprecation('users.get', {
+      warning('users.get', {
         deprecated: true,
         deprecatedAt: new Date('2026-01-01T00:00:00Z'),
         sunsetAt: new Date('2027-06-30T00:00:00Z'),
         deprecationLink: 'https://docs.example/users-get?token=abc#top',
       }),
     ).toBe(
-      'users.get is deprecated by the service as of 2026-01-01T00:00:00Z; it stops answering (sunset) at 2027-06-30T00:00:00Z; details: https://docs.example/users-get. Move off it before the sunset (docs/errors-and-retries.md, Deprecation notices).',
+      'users.get is deprecated by the service (deprecation date 2026-01-01T00:00:00Z, sunset 2027-06-30T00:00:00Z, details https://docs.example/users-get): move off it before the sunset, see docs/errors-and-retries.md',
     );
   });
 
   it('says when a date was not given, and names a sunset-only notice as a retirement', () => {
-    expect(describeDeprecation('GET /v1/things', { deprecated: true })).toBe(
-      'GET /v1/things is deprecated by the service (no deprecation date given); no sunset date given. Move off it before the sunset (docs/errors-and-retries.md, Deprecation notices).',
+    expect(warning('GET /v1/things', { deprecated: true })).toBe(
+      'GET /v1/things is deprecated by the service (deprecation date not given, sunset not given): move off it before the sunset, see docs/errors-and-retries.md',
     );
     expect(
-      describeDeprecation('users.list', {
+      warning('users.list', {
         deprecated: false,
         sunsetAt: new Date('2027-06-30T00:00:00Z'),
         sunsetLink: 'https://docs.example/policy',
       }),
     ).toMatch(
-      /^users\.list will be retired by the service; it stops answering \(sunset\) at 2027-06-30T00:00:00Z; details: https:\/\/docs\.example\/policy\./,
+      /^users\.list is to be retired by the service \(deprecation date not given, sunset 2027-06-30T00:00:00Z, details https:\/\/docs\.example\/policy\)/,
     );
   });
 });
