@@ -36,7 +36,11 @@ export const OPERATIONS = {
   'budgets.get': 'GET /v1/budgets/{id}',
   'analytics.summary': 'GET /v1/analytics/summary',
 } as const;
-/** An operation's name, as the client's namespaces and methods spell it (`users.get`). */
+/**
+ * An operation's name, as the client's namespaces and methods spell it (`users.get`).
+ *
+ * @inline
+ */
 export type OperationName = keyof typeof OPERATIONS;
 
 /** Environment variables read where `process.env` exists (contract §1, §2). */
@@ -76,6 +80,15 @@ export const HEADER_RETRY_AFTER = 'retry-after';
 export const HEADER_RATE_LIMIT_LIMIT = 'x-ratelimit-limit';
 export const HEADER_RATE_LIMIT_REMAINING = 'x-ratelimit-remaining';
 export const HEADER_RATE_LIMIT_RESET = 'x-ratelimit-reset';
+/**
+ * Deprecation notices: the contract defines none, so the SDK reads the standard headers on every
+ * answer (docs/assumptions.md): `Deprecation` (RFC 9745, `@<seconds>`, or the older `true`),
+ * `Sunset` (RFC 8594, an HTTP-date) and `Link` (RFC 8288) with `rel="deprecation"` or
+ * `rel="sunset"`.
+ */
+export const HEADER_DEPRECATION = 'deprecation';
+export const HEADER_SUNSET = 'sunset';
+export const HEADER_LINK = 'link';
 
 /** Error codes by status (contract §6). Codes may gain values; clients keep any string. */
 export const ERROR_CODES = {

@@ -7,6 +7,7 @@ export type {
   ApiKeySource,
   AttemptContext,
   ClientOptions,
+  DeprecationNotice,
   FetchOptions,
   Hooks,
   Logger,

@@ -10,6 +10,8 @@ import {
   DEFAULT_RATE_LIMIT_TIER,
   ENV_API_KEY,
   ENV_BASE_URL,
+  type OperationName,
+  OPERATIONS,
   type RateLimitTier,
 } from '../contract.js';
 
@@ -34,6 +36,10 @@ Options:
   --recognitions <n>     How many recognitions to seed (default 300)
   --tier <10|100|1000>   Requests per window the test key may make (default ${DEFAULT_RATE_LIMIT_TIER})
   --window-ms <ms>       Length of the rate-limit window (default 60000, a minute)
+  --deprecate <name>     Mark an operation deprecated, such as users.get (repeatable): its answers
+                         carry Deprecation, Sunset and Link headers, and the SDK warns once
+  --sunset <date>        When the deprecated operations stop answering (Sunset), such as 2027-06-30
+  --deprecation-link <url>  The page about their deprecation (Link rel="deprecation")
   -h, --help             Show this help`,
   async run(args) {
     const parsed = parseCommandArgs(this, args, {
@@ -42,6 +48,9 @@ Options:
       recognitions: { type: 'string' },
       tier: { type: 'string' },
       'window-ms': { type: 'string' },
+      deprecate: { type: 'string', multiple: true },
+      sunset: { type: 'string' },
+      'deprecation-link': { type: 'string' },
     });
     if (!parsed) return EXIT.ok;
     if (parsed.positionals.length) {
@@ -56,6 +65,11 @@ Options:
     if (tier !== undefined && !TIERS.includes(tier as RateLimitTier)) {
       throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not "${values.tier}".`);
     }
+    const deprecations = deprecationOption(
+      values.deprecate ?? [],
+      values.sunset,
+      values['deprecation-link'],
+    );
 
     // Loaded here, so `api` and `export` start without the mock's code.
     const { startMockServer } = await import('@employee-recognition/sdk/testing');
@@ -67,6 +81,7 @@ Options:
         rateLimitWindowMs: windowMs,
         webhookFetch: logDelivery,
         ...(tier !== undefined && { tier: tier as RateLimitTier }),
+        deprecations,
         port,
         host: '127.0.0.1',
       });
@@ -91,7 +106,7 @@ Point the SDK at it:
   export ${ENV_API_KEY}=${api.testKey}
 
 Webhooks registered with webhooks.create get signed events (http://127.0.0.1 receivers too).
-Ctrl-C stops it.
+${values.deprecate ? `Deprecated (their answers carry Deprecation, Sunset and Link): ${Object.keys(deprecations).join(', ')}\n` : ''}Ctrl-C stops it.
 `);
     const signal = await stopped;
     process.stdout.write(`\n${signal}: stopping the mock API.\n`);
@@ -99,6 +114,38 @@ Ctrl-C stops it.
     return EXIT.ok;
   },
 };
+
+/** `--deprecate`, `--sunset` and `--deprecation-link` as the mock's `deprecations` option. */
+function deprecationOption(
+  names: string[],
+  sunset: string | undefined,
+  link: string | undefined,
+): Partial<Record<OperationName, { sunsetAt?: string; deprecationLink?: string }>> {
+  if (names.length === 0 && (sunset !== undefined || link !== undefined)) {
+    throw new UsageError('--sunset and --deprecation-link describe the operations of --deprecate.');
+  }
+  if (sunset !== undefined && Number.isNaN(Date.parse(sunset))) {
+    throw new UsageError(`--sunset must be a date, such as 2027-06-30, not "${sunset}".`);
+  }
+  if (link !== undefined && !URL.canParse(link)) {
+    throw new UsageError(`--deprecation-link must be a URL, not "${link}".`);
+  }
+  const deprecations: Partial<
+    Record<OperationName, { sunsetAt?: string; deprecationLink?: string }>
+  > = {};
+  for (const name of names) {
+    if (!Object.hasOwn(OPERATIONS, name)) {
+      throw new UsageError(
+        `--deprecate takes an operation, one of ${Object.keys(OPERATIONS).join(', ')}; not "${name}".`,
+      );
+    }
+    deprecations[name as OperationName] = {
+      ...(sunset !== undefined && { sunsetAt: sunset }),
+      ...(link !== undefined && { deprecationLink: link }),
+    };
+  }
+  return deprecations;
+}
 
 // Deliveries go out through the global fetch, as they would without this; the log line shows a
 // developer what reached their receiver.

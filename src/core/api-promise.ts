@@ -1,5 +1,6 @@
 import { HEADER_REQUEST_ID } from '../contract.js';
 import { parseRateLimit, type RateLimitInfo } from '../internal/headers.js';
+import type { DeprecationNotice } from '../internal/deprecation.js';
 import type { RawResponse } from '../internal/exchange.js';
 
 export type { RateLimitInfo } from '../internal/headers.js';
@@ -14,6 +15,8 @@ export interface WithResponse<T> {
   requestId: string | undefined;
   /** The answer's rate-limit headers, where present. */
   rateLimit: RateLimitInfo | undefined;
+  /** The service's notice that the operation is deprecated or retiring, where the answer has one. */
+  deprecation: DeprecationNotice | undefined;
 }
 
 /**
@@ -24,7 +27,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
   readonly #raw: Promise<RawResponse>;
   readonly #parse: (raw: RawResponse) => T;
   #data: Promise<T> | undefined;
-  #response: Response | undefined;
+  #answer: RawResponse | undefined;
   #result: Promise<WithResponse<T>> | undefined;
 
   /**
@@ -40,7 +43,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
   /** The parsed body, parsed once however often it is awaited. */
   #parsed(): Promise<T> {
     this.#data ??= this.#raw.then((raw) => {
-      this.#response = raw.response;
+      this.#answer = raw;
       return this.#parse(raw);
     });
     return this.#data;
@@ -50,12 +53,13 @@ export class ApiPromise<T> implements PromiseLike<T> {
   withResponse(): Promise<WithResponse<T>> {
     // The headers are read only here: a plain `await` needs none of them.
     this.#result ??= this.#parsed().then((data) => {
-      const response = this.#response as Response;
+      const { response, deprecation } = this.#answer as RawResponse;
       return {
         data,
         response,
         requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
         rateLimit: parseRateLimit(response.headers),
+        deprecation,
       };
     });
     return this.#result;

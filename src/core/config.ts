@@ -8,6 +8,7 @@ import {
   HEADER_IDEMPOTENCY_KEY,
   IDEMPOTENCY_KEY_MAX_LENGTH,
 } from '../contract.js';
+import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { EmployeeRecognitionError } from './errors.js';
 
@@ -121,6 +122,8 @@ export interface AttemptContext {
   headers: Headers;
 }
 
+export type { DeprecationNotice } from '../internal/deprecation.js';
+
 /** What `afterResponse` hooks learn: the attempt and its answer (the body is the SDK's to read). */
 export interface ResponseContext extends AttemptContext {
   /** The answer's status. */
@@ -129,6 +132,8 @@ export interface ResponseContext extends AttemptContext {
   responseHeaders: Headers;
   /** Milliseconds from sending to the answer's headers. */
   durationMs: number;
+  /** The service's notice that the operation is deprecated or retiring, when the answer has one. */
+  deprecation?: DeprecationNotice | undefined;
 }
 
 /** What `beforeRetry` hooks learn: the failed attempt, why it is retried and how long the SDK waits. */

@@ -1,6 +1,7 @@
 import ky, { type AfterResponseHook } from 'ky';
 import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { AbortRelay } from '../internal/abort.js';
+import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
 import {
@@ -66,6 +67,8 @@ let standIn: Response | undefined;
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Pacer | undefined;
+  /** The operations whose deprecation notice has been logged: once each. */
+  deprecationsWarned: Set<string>;
 }
 
 /**
@@ -111,7 +114,10 @@ export class Transport {
       warn: (message) => this.log.warn(message),
       warned: new Set(),
     };
-    this.shared = shared ?? { throttle: createThrottle(config, this.log) };
+    this.shared = shared ?? {
+      throttle: createThrottle(config, this.log),
+      deprecationsWarned: new Set(),
+    };
     this.#authorize = credentialSource(apiKey);
     this.#refreshable = typeof apiKey === 'function';
     this.#defaults = {
@@ -377,6 +383,14 @@ class Call {
   async #afterResponse(): Promise<Awaited<ReturnType<AfterResponseHook>>> {
     const { response, durationMs } = this.#answer!;
     this.#answer = undefined;
+    // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md).
+    const deprecation = parseDeprecation(response.headers, this.#target.url);
+    if (deprecation) {
+      const { method, path, operation = `${method} ${path}` } = this.#request;
+      warnOnce(this.#transport.shared.deprecationsWarned, operation, deprecation, (line) =>
+        this.#transport.log.warn(redactSecrets(line, this.#credential)),
+      );
+    }
     try {
       await this.#runHooks(
         'afterResponse',
@@ -387,6 +401,7 @@ class Call {
             status: response.status,
             responseHeaders: response.headers,
             durationMs,
+            ...(deprecation && { deprecation }),
           },
         ],
       );
@@ -407,7 +422,7 @@ class Call {
     });
     this.#logAttempt(response, durationMs, text);
     if (response.ok) {
-      this.#result = { response, body: parseBody(response, text) };
+      this.#result = { response, body: parseBody(response, text), deprecation };
       return;
     }
     const error = errorFromResponse(

@@ -1,10 +1,11 @@
 /**
  * What passes between the resources, the response checks and the transport: one request as an
- * operation describes it, and its answer with the body read. This module imports only a type of
- * the contract's, so the core's modules share these shapes without importing one another (no
- * import cycle).
+ * operation describes it, and its answer with the body read. This module imports only types (the
+ * contract's operation names, the deprecation notice), so the core's modules share these shapes
+ * without importing one another (no import cycle).
  */
 import type { OperationName } from '../contract.js';
+import type { DeprecationNotice } from './deprecation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** A query parameter's value; `null` and `undefined` leave the parameter out. */
@@ -25,6 +26,8 @@ export interface ApiRequest {
 export interface RawResponse {
   response: Response;
   body: unknown;
+  /** The service's deprecation notice on this answer, if any. */
+  deprecation?: DeprecationNotice | undefined;
 }
 
 /** A 2xx body that is not JSON; the resource layer reports it with the operation's context. */

@@ -10,7 +10,7 @@ export type { MockKey } from './auth.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export type { MockIssuedToken, MockOAuth, MockOAuthClient, MockOAuthOptions } from './oauth.js';
-export { DEFAULT_REFERENCE_DATE, type MockApiOptions } from './options.js';
+export { DEFAULT_REFERENCE_DATE, type MockApiOptions, type MockDeprecation } from './options.js';
 export type {
   MockBudget,
   MockCollection,

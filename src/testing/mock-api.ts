@@ -129,6 +129,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     return idempotency.run(caller.credential, key, fingerprint, call.now, run);
   };
 
+  // An operation marked deprecated announces it on every answer, errors included, as services do.
+  const deprecationHeaders = (method: string, path: string) => {
+    if (config.deprecations.size === 0) return undefined;
+    const route = findRoute(method, path)?.route;
+    return (
+      route && config.deprecations.get(`${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+    );
+  };
+
   // Synchronous, so no other request interleaves with a write.
   const respond = (
     request: Request,
@@ -152,7 +161,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       // A bug in the mock: say what it was rather than crash the test's fetch.
       answer = { status: 500, body: errorBody(500, `The mock failed: ${String(error)}`) };
     }
-    return toResponse(answer, { [HEADER_REQUEST_ID]: id, ...limit.headers });
+    return toResponse(answer, {
+      [HEADER_REQUEST_ID]: id,
+      ...limit.headers,
+      ...deprecationHeaders(request.method, path),
+    });
   };
 
   const handle = async (request: Request): Promise<Response> => {

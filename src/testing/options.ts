@@ -1,6 +1,11 @@
 import {
   DEFAULT_BASE_URL,
   DEFAULT_RATE_LIMIT_TIER,
+  HEADER_DEPRECATION,
+  HEADER_LINK,
+  HEADER_SUNSET,
+  type OperationName,
+  OPERATIONS,
   type RateLimitTier,
   WEBHOOK_DELIVERY_TIMEOUT_MS,
   WEBHOOK_RETRY_SCHEDULE_SECONDS,
@@ -43,12 +48,35 @@ export interface MockApiOptions {
   webhookTimeoutMs?: number | undefined;
   /** The mock's authorization server: its address, clients and token lifetime. */
   oauth?: MockOAuthOptions | undefined;
+  /**
+   * Operations the mock marks deprecated, by name: every answer of theirs carries `Deprecation`,
+   * `Sunset` and `Link` as the service would send them, so the client's warning shows in your
+   * tests before the service sends it. `{ 'users.get': { sunsetAt: '2027-06-30' } }`, or `true`
+   * for a deprecation as of the reference date with no sunset.
+   */
+  deprecations?: Readonly<Partial<Record<OperationName, MockDeprecation | true>>> | undefined;
+}
+
+/** How the mock announces one operation's deprecation (RFC 9745, RFC 8594, RFC 8288). */
+export interface MockDeprecation {
+  /** When it was deprecated, sent as `Deprecation: @<seconds>`. Default the reference date. */
+  deprecatedAt?: Date | string | number | undefined;
+  /** When it stops answering, sent as `Sunset: <HTTP-date>`. Default none (no `Sunset`). */
+  sunsetAt?: Date | string | number | undefined;
+  /** The page about the deprecation, sent as `Link: <url>; rel="deprecation"`. */
+  deprecationLink?: string | undefined;
+  /** The sunset policy, sent as `Link: <url>; rel="sunset"`. */
+  sunsetLink?: string | undefined;
 }
 
 /** The options with their defaults applied. */
-export type ResolvedOptions = Required<Omit<MockApiOptions, 'referenceDate' | 'tier' | 'oauth'>> & {
+export type ResolvedOptions = Required<
+  Omit<MockApiOptions, 'referenceDate' | 'tier' | 'oauth' | 'deprecations'>
+> & {
   referenceMs: number;
   oauth: ResolvedOAuthOptions;
+  /** The headers of each deprecated operation's answers, by its `method path` template. */
+  deprecations: ReadonlyMap<string, Record<string, string>>;
 };
 
 /** The data of a mock that is given no `referenceDate` and no clock leads up to this moment. */
@@ -80,11 +108,12 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   }
   const reference = options.referenceDate ?? options.now?.() ?? DEFAULT_REFERENCE_DATE;
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const referenceMs = new Date(reference).getTime();
   return {
     baseUrl,
     seed,
     recognitions,
-    referenceMs: new Date(reference).getTime(),
+    referenceMs,
     now: options.now ?? Date.now,
     keys: options.keys ?? [
       {
@@ -100,5 +129,56 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
       WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
     webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DELIVERY_TIMEOUT_MS,
     oauth: resolveOAuthOptions(options.oauth, baseUrl, seed),
+    deprecations: deprecationHeaders(options.deprecations ?? {}, referenceMs),
   };
+}
+
+/** The headers each deprecated operation answers with, in the RFCs' forms, checked as given. */
+function deprecationHeaders(
+  deprecations: NonNullable<MockApiOptions['deprecations']>,
+  referenceMs: number,
+): Map<string, Record<string, string>> {
+  const headers = new Map<string, Record<string, string>>();
+  for (const [name, given] of Object.entries(deprecations)) {
+    if (!Object.hasOwn(OPERATIONS, name)) {
+      throw new TypeError(
+        `deprecations: ${JSON.stringify(name)} is not an operation, such as users.get`,
+      );
+    }
+    if (given === undefined) continue;
+    const notice = given === true ? {} : given;
+    const field = `deprecations[${JSON.stringify(name)}]`;
+    const deprecatedAt = noticeDate(notice.deprecatedAt ?? referenceMs, `${field}.deprecatedAt`);
+    const links = [
+      noticeLink(notice.deprecationLink, 'deprecation', `${field}.deprecationLink`),
+      noticeLink(notice.sunsetLink, 'sunset', `${field}.sunsetLink`),
+    ].filter((link) => link !== undefined);
+    headers.set(OPERATIONS[name as OperationName], {
+      [HEADER_DEPRECATION]: `@${Math.floor(deprecatedAt.getTime() / 1000)}`,
+      ...(notice.sunsetAt !== undefined && {
+        [HEADER_SUNSET]: noticeDate(notice.sunsetAt, `${field}.sunsetAt`).toUTCString(),
+      }),
+      ...(links.length > 0 && { [HEADER_LINK]: links.join(', ') }),
+    });
+  }
+  return headers;
+}
+
+// The years an HTTP-date writes, and that the client reads as a date (src/internal/deprecation.ts).
+function noticeDate(value: Date | string | number, field: string): Date {
+  const date = new Date(value);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1990 && year <= 9999)) {
+    throw new RangeError(`${field} must be a date from 1990 to 9999, not ${String(value)}`);
+  }
+  return date;
+}
+
+function noticeLink(link: string | undefined, rel: string, field: string): string | undefined {
+  if (link === undefined) return undefined;
+  const url = URL.canParse(link) ? new URL(link) : undefined;
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
+    throw new TypeError(`${field} must be an http(s) URL, not ${JSON.stringify(link)}`);
+  }
+  return `<${url.href}>; rel="${rel}"`;
 }

@@ -123,4 +123,70 @@ describe('employee-recognition mock', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--tier must be one of 10, 100, 1000');
   });
+
+  it('marks the operations of --deprecate deprecated, so the SDK warns once with the sunset and link', async () => {
+    const { mock, baseUrl, apiKey } = await startMock([
+      '--deprecate',
+      'users.get',
+      '--deprecate',
+      'users.list',
+      '--sunset',
+      '2027-06-30',
+      '--deprecation-link',
+      'https://docs.example/deprecations',
+    ]);
+    try {
+      expect(mock.stdout()).toContain(
+        'Deprecated (their answers carry Deprecation, Sunset and Link): users.get, users.list',
+      );
+      const warnings: string[] = [];
+      const logger = {
+        debug() {},
+        info() {},
+        error() {},
+        warn: (line: string) => void warnings.push(line),
+      };
+      const client = new Client({ baseUrl, apiKey, maxRetries: 0, logger, logLevel: 'warn' });
+      const { data: page, deprecation } = await client.users.list().withResponse();
+      await client.users.list();
+      await client.users.get(page.data[0]!.id);
+      await client.teams.list();
+      expect(deprecation).toMatchObject({
+        deprecated: true,
+        sunsetAt: new Date('2027-06-30T00:00:00Z'),
+        deprecationLink: 'https://docs.example/deprecations',
+      });
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toMatch(
+        /users\.list is deprecated by the service \(deprecation date \S+, sunset 2027-06-30T00:00:00Z, details https:\/\/docs\.example\/deprecations\)/,
+      );
+      expect(warnings[1]).toMatch(/^\[employee-recognition\] users\.get is deprecated/);
+    } finally {
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    }
+  });
+
+  it('rejects an operation --deprecate does not know, and --sunset without --deprecate, with exit 2', async () => {
+    const port = new URL(await closedPort()).port;
+    const unknown = await cli.run(['mock', '--deprecate', 'users.fetch', '--port', port]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--deprecate takes an operation, one of recognitions.list');
+    const alone = await cli.run(['mock', '--sunset', '2027-06-30', '--port', port]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain(
+      '--sunset and --deprecation-link describe the operations of --deprecate',
+    );
+    const badDate = await cli.run([
+      'mock',
+      '--deprecate',
+      'users.get',
+      '--sunset',
+      'soon',
+      '--port',
+      port,
+    ]);
+    expect(badDate.code).toBe(2);
+    expect(badDate.stderr).toContain('--sunset must be a date');
+  });
 });

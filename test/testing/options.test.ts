@@ -66,3 +66,59 @@ describe('createMockApi options', () => {
     }
   });
 });
+
+describe('createMockApi deprecations', () => {
+  it('answers a deprecated operation with Deprecation, Sunset and Link in the RFCs’ forms, on errors too', async () => {
+    const api = createMockApi({
+      deprecations: {
+        'users.get': {
+          deprecatedAt: '2026-11-01T00:00:00Z',
+          sunsetAt: '2027-06-30',
+          deprecationLink: 'https://docs.example/users-get',
+          sunsetLink: 'https://docs.example/policy',
+        },
+      },
+    });
+    const id = api.store.users.all()[0]!.id;
+    for (const path of [`/v1/users/${id}`, '/v1/users/u_missing']) {
+      const { headers } = await call(api, 'GET', path);
+      expect(headers.get('deprecation')).toBe(`@${Date.parse('2026-11-01T00:00:00Z') / 1000}`);
+      expect(headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
+      expect(headers.get('link')).toBe(
+        '<https://docs.example/users-get>; rel="deprecation", <https://docs.example/policy>; rel="sunset"',
+      );
+    }
+    const other = await call(api, 'GET', '/v1/users');
+    expect(['deprecation', 'sunset', 'link'].map((name) => other.headers.get(name))).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('takes true for a deprecation as of the reference date, with no sunset or link', async () => {
+    const api = createMockApi({
+      referenceDate: '2026-11-21T09:30:00Z',
+      deprecations: { 'teams.list': true },
+    });
+    const { headers } = await call(api, 'GET', '/v1/teams');
+    expect(headers.get('deprecation')).toBe(`@${Date.parse('2026-11-21T09:30:00Z') / 1000}`);
+    expect(headers.get('sunset')).toBeNull();
+    expect(headers.get('link')).toBeNull();
+  });
+
+  it('refuses an unknown operation, a date it cannot write and a link that is not http(s), naming each', () => {
+    expect(() => createMockApi({ deprecations: { 'users.fetch': true } as never })).toThrow(
+      /deprecations: "users\.fetch" is not an operation/,
+    );
+    expect(() => createMockApi({ deprecations: { 'users.get': { sunsetAt: 'soon' } } })).toThrow(
+      /deprecations\["users\.get"\]\.sunsetAt must be a date from 1990 to 9999/,
+    );
+    expect(() => createMockApi({ deprecations: { 'users.get': { deprecatedAt: 0 } } })).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      createMockApi({ deprecations: { 'users.get': { deprecationLink: 'javascript:alert(1)' } } }),
+    ).toThrow(/deprecationLink must be an http\(s\) URL/);
+  });
+});
