@@ -28,6 +28,7 @@ import {
   type RequestTarget,
 } from './errors.js';
 import { Log, redactSecrets } from './logger.js';
+import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
 import { cancel, readBody, transferError } from './transfer.js';
@@ -113,11 +114,15 @@ export class Transport {
   }
 
   /** Sends one API request with auth, retries, redirects and timeouts; every failure is an SDK error. */
-  async send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
+  async send(
+    request: ApiRequest,
+    options?: RequestOptions | null,
+    observer?: CallObserver,
+  ): Promise<RawResponse> {
     const call = resolveCallConfig(this.#defaults, options, request.method);
     const body = request.body === undefined ? undefined : serialize(request.body);
     if (body !== undefined) call.headers['content-type'] = 'application/json';
-    return new Call(this, call, this.#authorize, this.#refreshable, request, body).run();
+    return new Call(this, call, this.#authorize, this.#refreshable, request, body, observer).run();
   }
 }
 
@@ -141,6 +146,8 @@ class Call {
   readonly #authorize: Authorize;
   readonly #request: ApiRequest;
   readonly #body: string | undefined;
+  /** The client's instrumentation's view of this call (core/observer.ts), if it has one. */
+  readonly #observer: CallObserver | undefined;
   /** When queueing for the rate limit must end: only when the caller chose a timeout. */
   readonly #queueDeadline: number | undefined;
   /** The SDK's own signal for this call, following the caller's: ky never gets the caller's. */
@@ -174,8 +181,10 @@ class Call {
     refreshable: boolean,
     request: ApiRequest,
     body: string | undefined,
+    observer: CallObserver | undefined,
   ) {
     this.#transport = transport;
+    this.#observer = observer;
     this.#call = call;
     this.#authorize = authorize;
     this.#refreshable = refreshable;
@@ -234,13 +243,18 @@ class Call {
         target: this.#target,
         signal: this.#abort?.signal,
         deadline: this.#queueDeadline,
-        onWait: (ms: number, cause: string) =>
-          this.#logWait(ms, cause, `before ${this.#describe()}`),
+        onWait: (ms: number, cause: string) => {
+          this.#observer?.wait('rate limit', ms, cause);
+          this.#logWait(ms, cause, `before ${this.#describe()}`);
+        },
       });
       this.#queued = this.#transport.shared.throttle !== undefined;
       const context = (this.#context = this.#nextContext());
       const credential = this.#authorize(this.#refused);
-      this.#credential = typeof credential === 'string' ? credential : await credential;
+      this.#credential =
+        typeof credential === 'string'
+          ? credential
+          : (this.#observer?.wait('credential', 0), await credential);
       this.#refused = undefined;
       await this.#runHooks(
         'beforeRequest',
@@ -268,7 +282,8 @@ class Call {
     const started = Date.now();
     let response: Response;
     try {
-      response = await fetch(request.url, {
+      // The observer may send the attempt through a fetch of its own (adding `traceparent`).
+      response = await (this.#observer?.attempt(this.#context!, fetch) ?? fetch)(request.url, {
         ...this.#call.fetchOptions,
         method: request.method,
         headers: this.#crossOrigin
@@ -379,6 +394,7 @@ class Call {
       delay.cause ?? reason,
       `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
     );
+    this.#observer?.wait('retry', delay.ms, delay.cause ?? reason, error);
     this.#waitMs = delay.ms;
     return delay.ms;
   }

@@ -48,6 +48,7 @@ export {
 } from './middleware.js';
 export {
   createWebhookReceiver,
+  type DeliveryObserver,
   type WebhookContext,
   type WebhookDedupeOptions,
   type WebhookErrorHandler,
@@ -55,6 +56,7 @@ export {
   type WebhookEventGroup,
   type WebhookEventName,
   type WebhookHandler,
+  type WebhookInstrumentation,
   type WebhookReceiveOptions,
   type WebhookReceipt,
   type WebhookReceiver,
