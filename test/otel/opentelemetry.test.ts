@@ -33,7 +33,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ApiConnectionError, Client, NotFoundError } from '@employee-recognition/sdk';
 import { openTelemetry } from '@employee-recognition/sdk/otel';
 import { RedisStore } from '@employee-recognition/sdk/redis';
+import { createWebhookReceiver } from '@employee-recognition/sdk/webhooks';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpServer } from '../../packages/mcp/src/index.js';
+import { signWebhook } from '../../src/testing/webhook-signer.js';
 import { connectRedisClient, describeRedis, redisTarget } from '../support/redis.js';
+import { recognitionCreated, SECRET } from '../webhooks/fixtures.js';
 
 const API_KEY = 'rk_test_otelSecretKey0000000000000000';
 
@@ -419,6 +425,108 @@ describe('openTelemetry(): the client', () => {
     }
     expect(spans).toContain('users.get');
     expect(measured).toContain('http.client.request.duration');
+  });
+});
+
+describe('openTelemetry(): the webhook receiver', () => {
+  async function delivery(id: string) {
+    const body = JSON.stringify({ ...recognitionCreated, id });
+    return [body, await signWebhook(body, SECRET, { id, timestamp: new Date() })] as const;
+  }
+
+  it('makes one span per delivery, with the API calls of its handlers beneath it', async () => {
+    const sdk = client();
+    const receiver = createWebhookReceiver({
+      secret: SECRET,
+      instrumentation: openTelemetry({ tracerProvider, meterProvider }),
+      logLevel: 'off',
+    })
+      .on('recognition.created', async () => {
+        await sdk.users.get('usr_1');
+      })
+      .onAny(() => {
+        throw new Error('second handler failed');
+      });
+    const [body, headers] = await delivery('evt_otel_1');
+    expect((await receiver.receive(body, headers)).outcome).toBe('failed');
+    const span = only(named('webhook recognition.created'));
+    expect(span.kind).toBe(SpanKind.CONSUMER);
+    expect(span.attributes).toMatchObject({
+      'employee_recognition.webhook.event_type': 'recognition.created',
+      'employee_recognition.webhook.delivery_id': 'evt_otel_1',
+      'employee_recognition.webhook.outcome': 'failed',
+      'http.response.status_code': 500,
+      'error.type': 'WebhookHandlerError',
+    });
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    const exceptions = span.events.filter((event) => event.name === 'exception');
+    expect(exceptions.map((event) => event.attributes?.['exception.message'])).toEqual([
+      'second handler failed',
+    ]);
+    expect(parentOf(only(named('users.get')))).toBe(span.spanContext().spanId);
+
+  });
+
+  it('records a duplicate as its own span, with its outcome', async () => {
+    const receiver = createWebhookReceiver({
+      secret: SECRET,
+      instrumentation: openTelemetry({ tracerProvider, meterProvider }),
+    }).on('recognition.created', () => {});
+    const [body, headers] = await delivery('evt_otel_2');
+    await receiver.receive(body, headers);
+    await receiver.receive(body, headers);
+    expect(
+      named('webhook recognition.created').map(
+        (span) => span.attributes['employee_recognition.webhook.outcome'],
+      ),
+    ).toEqual(['handled', 'duplicate']);
+  });
+  });
+
+  it('ends the span of a delivery accepted under waitUntil when its handlers finish', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const kept: Promise<unknown>[] = [];
+    const receiver = createWebhookReceiver({
+      secret: SECRET,
+      instrumentation: openTelemetry({ tracerProvider, meterProvider }),
+    }).on('recognition.created', () => held);
+    const [body, headers] = await delivery('evt_otel_3');
+    const receipt = await receiver.receive(body, headers, { waitUntil: (p) => kept.push(p) });
+    expect(receipt.status).toBe(202);
+    expect(named('webhook recognition.created')).toEqual([]);
+    release();
+    await Promise.all(kept);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(only(named('webhook recognition.created')).attributes).toMatchObject({
+      'employee_recognition.webhook.outcome': 'accepted',
+      'http.response.status_code': 202,
+    });
+  });
+});
+
+describe('openTelemetry(): the MCP server', () => {
+  it('makes one span per tool call, with its API call beneath it', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(client(), {
+      instrumentation: openTelemetry({ tracerProvider, meterProvider }),
+    }).connect(serverSide);
+    const mcp = new McpClient({ name: 'test', version: '1.0.0' });
+    await mcp.connect(clientSide);
+    try {
+      await mcp.callTool({ name: 'users_get', arguments: { id: 'usr_1' } });
+    } finally {
+      await mcp.close();
+    }
+    const tool = only(named('tools/call users_get'));
+    expect(tool.kind).toBe(SpanKind.SERVER);
+    expect(tool.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'users_get',
+      'gen_ai.operation.name': 'execute_tool',
+    });
+    expect(tool.status.code).toBe(SpanStatusCode.UNSET);
+    expect(parentOf(only(named('users.get')))).toBe(tool.spanContext().spanId);
   });
 });
 
