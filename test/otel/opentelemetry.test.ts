@@ -464,7 +464,6 @@ describe('openTelemetry(): the webhook receiver', () => {
       'second handler failed',
     ]);
     expect(parentOf(only(named('users.get')))).toBe(span.spanContext().spanId);
-
   });
 
   it('records a duplicate as its own span, with its outcome', async () => {
@@ -480,7 +479,6 @@ describe('openTelemetry(): the webhook receiver', () => {
         (span) => span.attributes['employee_recognition.webhook.outcome'],
       ),
     ).toEqual(['handled', 'duplicate']);
-  });
   });
 
   it('ends the span of a delivery accepted under waitUntil when its handlers finish', async () => {
