@@ -81,6 +81,16 @@ let origin: string;
 const received: Received[] = [];
 const replies: Reply[] = [];
 const ok: Reply = () => ({ status: 200, body: { data: { id: 'usr_1', name: 'Ada' } } });
+/** A 200 that spends the rate-limit window until the next second but one: the next call waits. */
+const windowSpent: Reply = () => ({
+  status: 200,
+  headers: {
+    'x-ratelimit-limit': '10',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1),
+  },
+  body: { data: { id: 'usr_1' } },
+});
 
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -294,16 +304,7 @@ describe('openTelemetry(): the client', () => {
   });
 
   it('shows a local rate-limit wait as a span with its cause, and measures it', async () => {
-    const reset = () => String(Math.ceil(Date.now() / 1000) + 1);
-    replies.push(() => ({
-      status: 200,
-      headers: {
-        'x-ratelimit-limit': '10',
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': reset(),
-      },
-      body: { data: { id: 'usr_1' } },
-    }));
+    replies.push(windowSpent);
     const sdk = client({ rateLimit: 'auto' });
     await sdk.users.get('usr_1');
     await sdk.users.get('usr_1');
@@ -533,17 +534,7 @@ describeRedis('openTelemetry(): pacing through Redis', () => {
     const target = await redisTarget();
     const redis = await connectRedisClient('ioredis 5', target.url);
     try {
-      const reset = () => String(Math.ceil(Date.now() / 1000) + 1);
-      const spent = () => ({
-        status: 200,
-        headers: {
-          'x-ratelimit-limit': '10',
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': reset(),
-        },
-        body: { data: { id: 'usr_1' } },
-      });
-      replies.push(spent);
+      replies.push(windowSpent);
       const store = new RedisStore({
         client: redis.client,
         prefix: `test:otel:${process.pid}:${Date.now()}:`,
