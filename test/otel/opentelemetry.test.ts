@@ -435,13 +435,16 @@ describe('openTelemetry(): the webhook receiver', () => {
     return [body, await signWebhook(body, SECRET, { id, timestamp: new Date() })] as const;
   }
 
-  it('makes one span per delivery, with the API calls of its handlers beneath it', async () => {
-    const sdk = client();
-    const receiver = createWebhookReceiver({
+  const tracedReceiver = () =>
+    createWebhookReceiver({
       secret: SECRET,
       instrumentation: openTelemetry({ tracerProvider, meterProvider }),
       logLevel: 'off',
-    })
+    });
+
+  it('makes one span per delivery, with the API calls of its handlers beneath it', async () => {
+    const sdk = client();
+    const receiver = tracedReceiver()
       .on('recognition.created', async () => {
         await sdk.users.get('usr_1');
       })
@@ -468,10 +471,7 @@ describe('openTelemetry(): the webhook receiver', () => {
   });
 
   it('records a duplicate as its own span, with its outcome', async () => {
-    const receiver = createWebhookReceiver({
-      secret: SECRET,
-      instrumentation: openTelemetry({ tracerProvider, meterProvider }),
-    }).on('recognition.created', () => {});
+    const receiver = tracedReceiver().on('recognition.created', () => {});
     const [body, headers] = await delivery('evt_otel_2');
     await receiver.receive(body, headers);
     await receiver.receive(body, headers);
@@ -486,10 +486,7 @@ describe('openTelemetry(): the webhook receiver', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const kept: Promise<unknown>[] = [];
-    const receiver = createWebhookReceiver({
-      secret: SECRET,
-      instrumentation: openTelemetry({ tracerProvider, meterProvider }),
-    }).on('recognition.created', () => held);
+    const receiver = tracedReceiver().on('recognition.created', () => held);
     const [body, headers] = await delivery('evt_otel_3');
     const receipt = await receiver.receive(body, headers, { waitUntil: (p) => kept.push(p) });
     expect(receipt.status).toBe(202);
