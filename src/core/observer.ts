@@ -48,7 +48,10 @@ export interface CallObserver {
     attempt: SentAttempt,
     fetch: typeof globalThis.fetch,
   ): typeof globalThis.fetch | undefined;
-  /** The call ended: with its error, or with none when it succeeded. */
+  /**
+   * The call ended: with its error, or with none when it succeeded. It is called detached from
+   * the observer (`then(…, observer.end)`): make it an arrow function or a bound method.
+   */
   end(error?: unknown): void;
 }
 
