@@ -3,6 +3,7 @@
  * in-memory exporter, a meter provider collected on demand, W3C propagation, and a node:http
  * service that continues the trace from the request's headers, as a traced service does.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -30,7 +31,12 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiConnectionError, Client, NotFoundError } from '@employee-recognition/sdk';
+import {
+  ApiConnectionError,
+  Client,
+  ConfigurationError,
+  NotFoundError,
+} from '@employee-recognition/sdk';
 import { openTelemetry } from '@employee-recognition/sdk/otel';
 import { RedisStore } from '@employee-recognition/sdk/redis';
 import { createWebhookReceiver } from '@employee-recognition/sdk/webhooks';
@@ -174,6 +180,24 @@ function metric(result: CollectionResult, name: string) {
     .flatMap((scope) => scope.metrics)
     .find((each) => each.descriptor.name === name);
 }
+
+describe('the instrumentation option', () => {
+  it('is checked: a value that is not an object is a ConfigurationError naming it', () => {
+    expect(() => new Client({ apiKey: API_KEY, instrumentation: 'otel' as never })).toThrow(
+      expect.objectContaining({ name: 'ConfigurationError', option: 'instrumentation' }),
+    );
+    expect(() => new Client({ apiKey: API_KEY, instrumentation: 'otel' as never })).toThrow(
+      ConfigurationError,
+    );
+  });
+
+  it('leaves @opentelemetry/api to the otel entry: no other source file imports it', () => {
+    const importers = readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /from '@opentelemetry\//.test(readFileSync(`src/${file}`, 'utf8')));
+    expect(importers).toEqual(['otel/index.ts']);
+  });
+});
 
 describe('openTelemetry(): the client', () => {
   it('traces a get as one call span with one CLIENT attempt, continued by the service', async () => {
