@@ -10,8 +10,9 @@ import { type Command, EXIT, UsageError } from './command.js';
 import { exportCommand } from './export.js';
 import { mock } from './mock.js';
 import { trigger } from './trigger.js';
+import { webhooks } from './webhooks.js';
 
-const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand];
+const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks];
 
 const HELP = `Usage: employee-recognition <command> [options]
 

@@ -1,6 +1,7 @@
 /**
  * Receiving webhook deliveries (Standard Webhooks): the receiver and its Fetch and Node adapters,
- * the `verifyWebhook` primitive, and the typed events. Import from
+ * the `verifyWebhook` primitive, the typed events, and the subscriptions as code that keep the
+ * service's webhook in step with a receiver's handlers (`syncWebhooks`, `rotateWebhookSecret`). Import from
  * `@employee-recognition/sdk/webhooks`; this entry carries no validation library, and an app that
  * only verifies carries no receiver.
  *
@@ -64,6 +65,18 @@ export {
   type WebhookSecret,
   type WebhookSecretOption,
 } from './receiver.js';
+export {
+  rotateWebhookSecret,
+  type RotateWebhookSecretOptions,
+  syncWebhooks,
+  type SyncWebhooksOptions,
+  type WebhookRotationResult,
+  type WebhookSyncClient,
+  WebhookSyncError,
+  type WebhookSyncErrorReason,
+  type WebhookSyncResult,
+  type WebhookSyncStep,
+} from './sync.js';
 export {
   type VerifyWebhookOptions,
   verifyWebhook,

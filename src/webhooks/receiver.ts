@@ -215,6 +215,12 @@ export interface WebhookReceiver<Env = unknown> {
   /** Runs `handler` when handlers failed; with none registered, the failure is logged. */
   onError(handler: WebhookErrorHandler<Env>): this;
   /**
+   * The `events` a webhook subscription needs for the handlers registered so far: `["*"]` once
+   * there is an `onAny` handler, else every type of each `on` name (a group gives its types), in
+   * the order of `WEBHOOK_EVENT_TYPES`. A new array on each read; `syncWebhooks` reads it.
+   */
+  readonly events: readonly (WebhookEventType | '*')[];
+  /**
    * Verifies, de-duplicates and handles one delivery whose raw body you already have; resolves
    * to what became of it, with the status to answer. It never rejects.
    */
@@ -329,6 +335,15 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     checkFunction(handler);
     this.#errorHandlers.push(handler);
     return this;
+  }
+
+  get events(): (WebhookEventType | '*')[] {
+    const handlers = this.#handlers;
+    return handlers.some(({ names }) => !names)
+      ? ['*']
+      : WEBHOOK_EVENT_TYPES.filter((type) =>
+          handlers.some(({ names }) => names!.has(type) || names!.has(type.split('.')[0]!)),
+        );
   }
 
   #register(names: ReadonlySet<string> | undefined, handler: Registration['handler']): this {

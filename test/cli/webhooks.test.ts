@@ -1,0 +1,208 @@
+/**
+ * `employee-recognition webhooks` in this process against the kit's mock over real HTTP: the
+ * secret's only two destinations, the refusal without one, the table, the dry run, a receiver
+ * module's handlers, and the rotation's two steps.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/cli/command.js';
+import { webhooks } from '../../src/cli/webhooks.js';
+import { ENV_API_KEY, ENV_BASE_URL, WEBHOOK_EVENT_TYPES } from '../../src/contract.js';
+
+let server: MockServer;
+let dir: string;
+let stdout: string;
+let stderr: string;
+const URL_ = 'http://127.0.0.1:9/webhooks';
+
+beforeEach(async () => {
+  server = await startMockServer({ recognitions: 5 });
+  vi.stubEnv(ENV_API_KEY, server.api.testKey);
+  vi.stubEnv(ENV_BASE_URL, '');
+  dir = mkdtempSync(join(tmpdir(), 'webhooks-cli-'));
+  stdout = '';
+  stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  terminal(false);
+});
+afterEach(async () => {
+  terminal(undefined);
+  rmSync(dir, { recursive: true, force: true });
+  await server.close();
+});
+
+/** Whether stdout is a terminal, as the command sees it. */
+function terminal(isTTY: boolean | undefined): void {
+  Object.defineProperty(process.stdout, 'isTTY', { value: isTTY, configurable: true });
+}
+
+const run = (...args: string[]) => webhooks.run([...args, '--base-url', server.url]);
+const stored = () => server.api.store.webhooks.all();
+
+/** `webhooks sync --url URL_` with the events of `source`, the secret going to a file in `dir`. */
+async function syncToFile(...source: string[]) {
+  const file = join(dir, 'secret');
+  const code = await run('sync', '--url', URL_, ...source, '--secret-file', file);
+  expect(stderr).not.toContain('whsec_');
+  expect(code).toBe(0);
+  return file;
+}
+
+describe('webhooks sync', () => {
+  it('creates the webhook and writes its secret only to --secret-file, with mode 0600', async () => {
+    const file = await syncToFile('--events', 'recognition.created,team');
+    const [webhook] = stored();
+    expect(webhook?.events).toEqual(
+      WEBHOOK_EVENT_TYPES.filter(
+        (type) => type === 'recognition.created' || type.startsWith('team.'),
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(`${webhook!.secret}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(stdout).toContain(`Secret written to ${file} (mode 0600).`);
+    expect(stdout).not.toContain('whsec_');
+    // Nothing else is left in the directory: the temporary file was renamed over the secret's.
+    expect(readdirSync(dir).sort()).toEqual(['secret']);
+  });
+
+  it('refuses to create without --secret-file when stdout is not a terminal, sending no write', async () => {
+    await expect(run('sync', '--url', URL_, '--events', '*')).rejects.toThrow(UsageError);
+    await expect(run('sync', '--url', URL_, '--events', '*')).rejects.toThrow(/--secret-file/);
+    expect(stored()).toEqual([]);
+    expect(server.api.requests.map(({ method }) => method)).toEqual(['GET', 'GET']);
+  });
+
+  it('needs no secret destination when nothing would be created', async () => {
+    await run('sync', '--url', URL_, '--events', 'user', '--secret-file', join(dir, 'secret'));
+    stdout = '';
+    expect(await run('sync', '--url', URL_, '--events', 'user')).toBe(0);
+    expect(stdout).toMatch(
+      /^In step: webhook [0-9a-f-]{36} has user.created, user.updated, user.deactivated\.\n$/,
+    );
+    expect(await run('sync', '--url', URL_, '--events', 'user,budget')).toBe(0);
+    expect(stdout).toMatch(
+      /Update webhook [0-9a-f-]{36}: events user.created, .*budget.depleted\./,
+    );
+  });
+
+  it('prints the secret once on an interactive terminal', async () => {
+    terminal(true);
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
+    expect(stdout).toContain(`Secret (shown once, store it now): ${stored()[0]!.secret}\n`);
+  });
+
+  it('plans on --dry-run, writing nothing and needing no secret destination', async () => {
+    expect(await run('sync', '--url', URL_, '--events', 'reward', '--dry-run')).toBe(0);
+    expect(stdout).toBe(
+      `Would create a webhook for ${URL_}: reward.created, reward.updated, reward.deleted, reward.redeemed\n`,
+    );
+    expect(stored()).toEqual([]);
+  });
+
+  it("takes the events from a receiver module's handlers", async () => {
+    await syncToFile('--receiver', 'examples/webhooks/receiver.ts');
+    // The handlers of examples/webhooks/receiver.ts: two types and the budget group.
+    const handled = new Set([
+      'recognition.created',
+      'team.member_added',
+      'budget.created',
+      'budget.updated',
+      'budget.depleted',
+    ]);
+    expect(stored()[0]?.events).toEqual(WEBHOOK_EVENT_TYPES.filter((type) => handled.has(type)));
+  });
+
+  it('refuses bad input before sending anything', async () => {
+    const module = join(dir, 'nothing.mjs');
+    writeFileSync(module, 'export const answer = 42;\n');
+    await expect(run('sync', '--url', URL_, '--events', 'recognition.made')).rejects.toThrow(
+      /"recognition\.made" is no event type or group/,
+    );
+    await expect(run('sync', '--url', URL_, '--receiver', module)).rejects.toThrow(/no receiver/);
+    await expect(run('sync', '--url', URL_)).rejects.toThrow(/--events.*--receiver/);
+    await expect(run('sync', '--events', '*')).rejects.toThrow(/--url is required/);
+    await expect(run('rotate', '--url', URL_)).rejects.toThrow(/rotate start/);
+    await expect(run('prune')).rejects.toThrow(/not "prune"/);
+    expect(server.api.requests).toEqual([]);
+  });
+
+  it('reports a failed write with its typed error and exit code 1', async () => {
+    server.api.faults.failNext('POST /v1/webhooks', { status: 422 });
+    const code = await run('sync', '--url', URL_, '--events', '*', '--secret-file', join(dir, 's'));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^WebhookSyncError: The create step failed after 0 of 1 writes/m);
+    expect(readdirSync(dir).sort()).toEqual([]);
+  });
+});
+
+describe('webhooks list', () => {
+  it('prints every webhook as a table, columns aligned', async () => {
+    terminal(true);
+    await run('sync', '--url', URL_, '--events', 'recognition.created');
+    await run(
+      'sync',
+      '--url',
+      'https://hooks.example/er',
+      '--events',
+      '*',
+      '--description',
+      'Payroll sync',
+    );
+    stdout = '';
+    expect(await run('list')).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^ID +URL +EVENTS +ENABLED +CREATED +DESCRIPTION$/);
+    const [first, second] = stored();
+    expect(lines[1]).toMatch(
+      new RegExp(`^${first!.id}  ${URL_} +recognition.created  yes +\\S+Z$`),
+    );
+    expect(lines[2]).toMatch(
+      new RegExp(`^${second!.id}  https://hooks.example/er +\\* +yes +\\S+Z  Payroll sync$`),
+    );
+    // Every column starts where its header does.
+    const at = (line: string, text: string) => line.indexOf(text);
+    expect(at(lines[1]!, 'yes')).toBe(at(lines[0]!, 'ENABLED'));
+    expect(at(lines[2]!, 'yes')).toBe(at(lines[0]!, 'ENABLED'));
+  });
+
+  it('says so when there is none', async () => {
+    expect(await run('list')).toBe(0);
+    expect(stdout).toBe('No webhooks.\n');
+  });
+});
+
+describe('webhooks rotate', () => {
+  it('starts with a new secret in --secret-file, then finishes by deleting the older webhook', async () => {
+    await run('sync', '--url', URL_, '--events', '*', '--secret-file', join(dir, 'old'));
+    const [old] = stored();
+    await expect(run('rotate', 'start', '--url', URL_)).rejects.toThrow(/--secret-file/);
+    expect(await run('rotate', 'start', '--url', URL_, '--secret-file', join(dir, 'new'))).toBe(0);
+    const [, fresh] = stored();
+    expect(readFileSync(join(dir, 'new'), 'utf8')).toBe(`${fresh!.secret}\n`);
+    expect(statSync(join(dir, 'new')).mode & 0o777).toBe(0o600);
+    expect(stdout).toContain(`webhooks rotate finish --url ${URL_}`);
+
+    stdout = '';
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
+    expect(stdout).toContain(`A secret rotation is in progress (${old!.id} -> ${fresh!.id})`);
+
+    stdout = '';
+    expect(await run('rotate', 'finish', '--url', URL_)).toBe(0);
+    expect(stdout).toBe(`Delete webhook ${old!.id}.\n`);
+    expect(stored().map(({ id }) => id)).toEqual([fresh!.id]);
+    stdout = '';
+    expect(await run('rotate', 'finish', '--url', URL_)).toBe(0);
+    expect(stdout).toBe(`Nothing to finish: one webhook serves ${URL_}.\n`);
+  });
+});
