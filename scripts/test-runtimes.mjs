@@ -361,7 +361,8 @@ function plan(runtimes, testing) {
             'run',
             '--no-prompt',
             '--allow-net=127.0.0.1',
-            '--allow-env=SMOKE_CONFIG',
+            // OTEL_*: the OpenTelemetry SDK of the tracing check reads its configuration.
+            '--allow-env=SMOKE_CONFIG,OTEL_*',
             `--allow-read=${root}`,
             SMOKE,
           ],
