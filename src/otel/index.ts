@@ -8,6 +8,7 @@ import {
   type Attributes,
   type Context,
   context,
+  type Counter,
   createContextKey,
   type Histogram,
   type MeterProvider,
@@ -34,7 +35,10 @@ import type {
 const SCOPE = '@employee-recognition/sdk';
 /** Attributes of our own, where the semantic conventions have none. */
 const NS = 'employee_recognition';
-/** `http.request.resend_count` and the other attributes of the HTTP client conventions. */
+/**
+ * The service's request id, as the HTTP conventions name a response header's attribute
+ * (`http.response.header.<name>`, a list of its values).
+ */
 const REQUEST_ID_ATTRIBUTE = `http.response.header.${HEADER_REQUEST_ID}`;
 /**
  * The context key `@opentelemetry/core`'s `suppressTracing()` sets (created with the same
@@ -122,7 +126,7 @@ class Telemetry {
   readonly tracer: Tracer;
   readonly duration: Histogram;
   readonly rateLimitWaits: Histogram;
-  readonly retries;
+  readonly retries: Counter;
 
   constructor({ tracerProvider, meterProvider }: OpenTelemetryOptions) {
     this.tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION);
