@@ -17,14 +17,13 @@
  * The clock starts 437 ms past a whole second, so the whole-second X-RateLimit-Reset costs what
  * it costs a real client.
  *
- * `memory` (run with --expose-gc): the heap held by 10,000 creates queued behind a spent window,
- * measured after a collection, per call.
+ * (The memory of calls queued behind a spent window is measured on the real clock and the real
+ * `fetch`, by bench/queued.mjs.)
  *
- * Usage: node bench/bulk.mjs jobs | node --expose-gc bench/bulk.mjs memory
+ * Usage: node bench/bulk.mjs
  */
 import { importSdk, report } from './lib/stats.mjs';
 
-const mode = process.argv[2] ?? 'jobs';
 const { Client } = await importSdk();
 const { createMockApi } = await importSdk('testing');
 
@@ -90,7 +89,7 @@ function virtualClock(start) {
     }
     return result;
   };
-  return { now: () => now, install, uninstall, run, pending: () => timers.size };
+  return { now: () => now, install, uninstall, run };
 }
 
 /** A mock at the 100 tier on the clock, its fetch counting each answer's status. */
@@ -202,64 +201,12 @@ async function runJob(name, rateLimit) {
   };
 }
 
-async function memory() {
-  const clock = virtualClock(START);
-  clock.install();
-  try {
-    const { api, counts, fetch } = service(clock);
-    const client = new Client({ apiKey: api.testKey, baseUrl: api.baseUrl, fetch });
-    const recipientId = recipient(api);
-    // Spend the window first, so that every later call queues.
-    await clock.run(() =>
-      Promise.all(
-        Array.from({ length: TIER }, () =>
-          client.recognitions.create({ recipient_id: recipientId, message: 'Spent' }),
-        ),
-      ),
-    );
-    const settle = async () => {
-      for (let i = 0; i < 5; i++) await new Promise((resolve) => real.setImmediate(resolve));
-      globalThis.gc();
-      await new Promise((resolve) => real.setImmediate(resolve));
-      globalThis.gc();
-    };
-    await settle();
-    const before = process.memoryUsage().heapUsed;
-    const requestsBefore = counts.requests;
-    const calls = Array.from({ length: 10_000 }, (_, index) =>
-      client.recognitions
-        .create({ recipient_id: recipientId, message: `Queued #${index}` })
-        .then(() => true),
-    );
-    await settle();
-    const queuedHeap = process.memoryUsage().heapUsed - before;
-    const timers = clock.pending();
-    const sentWhileQueued = counts.requests - requestsBefore;
-    // Let them all go, so the measurement ends clean.
-    const done = await clock.run(() => Promise.all(calls));
-    return {
-      queued: 10_000,
-      heapBytes: queuedHeap,
-      bytesPerCall: queuedHeap / 10_000,
-      timersWhileQueued: timers,
-      sentWhileQueued,
-      allSucceeded: done.every(Boolean),
-    };
-  } finally {
-    clock.uninstall();
+const runs = [];
+for (const name of Object.keys(JOBS)) {
+  for (const rateLimit of ['auto', 'off']) {
+    const run = await runJob(name, rateLimit);
+    process.stderr.write(`[bulk] ${JSON.stringify(run)}\n`);
+    runs.push(run);
   }
 }
-
-if (mode === 'memory') {
-  report(await memory());
-} else {
-  const runs = [];
-  for (const name of Object.keys(JOBS)) {
-    for (const rateLimit of ['auto', 'off']) {
-      const run = await runJob(name, rateLimit);
-      process.stderr.write(`[bulk] ${JSON.stringify(run)}\n`);
-      runs.push(run);
-    }
-  }
-  report({ tier: TIER, windowMs: WINDOW_MS, runs });
-}
+report({ tier: TIER, windowMs: WINDOW_MS, runs });

@@ -13,11 +13,15 @@
  * checks the platform's Request support when it loads, so import alone flatters a package that
  * defers that work. The SDK and openai-node are paired per round on these too.
  *
+ * BENCH_COMPARE_DIR=<build dir> adds the same "import + first request" for another build of the
+ * SDK (its index.js, by path: the build before a change, bench/lib/baseline.mjs), paired per round
+ * with the current build's.
+ *
  * Usage: node bench/cold-start.mjs [runs-per-package]
  */
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { report, summarize } from './lib/stats.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pairedRatios, report, summarize } from './lib/stats.mjs';
 import { startServer, USER } from './server.mjs';
 
 const RUNS = Number(process.argv[2] ?? 15);
@@ -27,6 +31,8 @@ const UNDICI = '(reference) Node loading fetch: first new Request()';
 const SDK = '@employee-recognition/sdk';
 const SDK_FIRST = `${SDK}: import + first request`;
 const OPENAI_FIRST = 'openai: import + first request';
+const BASELINE_FIRST = `${SDK} (baseline build): import + first request`;
+const BASELINE = process.env.BENCH_COMPARE_DIR;
 const PACKAGES = {
   [SDK]: SDK,
   [`${SDK}/webhooks`]: `${SDK}/webhooks`,
@@ -35,13 +41,17 @@ const PACKAGES = {
   [UNDICI]: UNDICI,
   [SDK_FIRST]: SDK_FIRST,
   [OPENAI_FIRST]: OPENAI_FIRST,
+  ...(BASELINE && { [BASELINE_FIRST]: BASELINE_FIRST }),
 };
 
 // The first requests go to the bench server, in a process of its own (spawnSync blocks this one).
 const server = await startServer();
 const API_KEY = `rk_test_${'a1B2c3D4'.repeat(4)}`;
+const sdkFirst = (specifier) =>
+  `const { Client } = await import('${specifier}'); await new Client({ apiKey: '${API_KEY}', baseUrl: '${server.url}', maxRetries: 0 }).users.get('${USER.id}')`;
 const FIRST_REQUEST = {
-  [SDK_FIRST]: `const { Client } = await import('${SDK}'); await new Client({ apiKey: '${API_KEY}', baseUrl: '${server.url}', maxRetries: 0 }).users.get('${USER.id}')`,
+  [SDK_FIRST]: sdkFirst(SDK),
+  ...(BASELINE && { [BASELINE_FIRST]: sdkFirst(pathToFileURL(`${BASELINE}/index.js`).href) }),
   [OPENAI_FIRST]: `const { default: OpenAI } = await import('openai'); await new OpenAI({ apiKey: '${API_KEY}', baseURL: '${server.url}', maxRetries: 0 }).get('/v1/users/${USER.id}')`,
 };
 
@@ -55,9 +65,12 @@ function once(specifier) {
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
     cwd: ROOT,
     encoding: 'utf8',
+    timeout: 60_000,
   });
   const processMs = performance.now() - start;
-  if (child.status !== 0) throw new Error(`import of ${specifier} failed: ${child.stderr}`);
+  if (child.status !== 0) {
+    throw new Error(`import of ${specifier} failed: ${child.stderr || child.error}`);
+  }
   const [importMs, cpuMs] = child.stdout.trim().split(' ').map(Number);
   return { importMs, cpuMs, processMs };
 }
@@ -66,11 +79,10 @@ const names = Object.keys(PACKAGES);
 const runs = Object.fromEntries(
   names.map((name) => [name, { importMs: [], cpuMs: [], processMs: [] }]),
 );
-// Per round, each SDK entry's import against openai-node's in the same round, and the SDK's
-// import and first request against openai-node's.
+// Each SDK entry is paired per round with openai-node's import, and the SDK's import and first
+// request with openai-node's.
 const ENTRIES = [SDK, `${SDK}/webhooks`, SDK_FIRST];
 const PAIRED_WITH = { [SDK]: 'openai', [`${SDK}/webhooks`]: 'openai', [SDK_FIRST]: OPENAI_FIRST };
-const ratios = Object.fromEntries(ENTRIES.map((entry) => [entry, { importMs: [], cpuMs: [] }]));
 // Node's own start-up, for reference: the same process importing nothing.
 const empty = { processMs: [] };
 for (const name of names) once(PACKAGES[name]); // warm the disk cache
@@ -82,16 +94,13 @@ for (let run = 0; run < RUNS; run++) {
     runs[name].cpuMs.push(cpuMs);
     runs[name].processMs.push(processMs);
   }
-  for (const entry of ENTRIES) {
-    for (const measure of ['importMs', 'cpuMs']) {
-      ratios[entry][measure].push(
-        runs[entry][measure].at(-1) / runs[PAIRED_WITH[entry]][measure].at(-1),
-      );
-    }
-  }
   empty.processMs.push(once('node:os').processMs);
 }
 await server.stop();
+const paired = (name, other) => ({
+  importMs: pairedRatios(runs[name].importMs, runs[other].importMs),
+  cpuMs: pairedRatios(runs[name].cpuMs, runs[other].cpuMs),
+});
 
 report({
   runs: RUNS,
@@ -105,11 +114,7 @@ report({
       },
     ]),
   ),
-  toOpenai: Object.fromEntries(
-    ENTRIES.map((entry) => [
-      entry,
-      { importMs: summarize(ratios[entry].importMs), cpuMs: summarize(ratios[entry].cpuMs) },
-    ]),
-  ),
+  toOpenai: Object.fromEntries(ENTRIES.map((entry) => [entry, paired(entry, PAIRED_WITH[entry])])),
+  ...(BASELINE && { toBaseline: paired(SDK_FIRST, BASELINE_FIRST) }),
   emptyProcessMs: summarize(empty.processMs),
 });

@@ -3,7 +3,8 @@
  * `fetch` that answers at once with the same fixed body, so what remains is the work done in
  * this process per call (options, Request objects and signals, hooks, body reading, JSON.parse,
  * validation, promises). Less disturbed by the machine than the loopback benchmark, and the
- * figure to compare builds with (BENCH_COMPARE_DIR=<build dir> adds a second SDK build).
+ * figure to compare builds with (BENCH_COMPARE_DIR=<build dir> adds a second SDK build as the
+ * target `sdk (baseline)`).
  *
  * Usage: node bench/overhead.mjs [rounds] [calls-per-round]
  */
@@ -47,13 +48,13 @@ const operations = {
     'fetch + JSON.parse': () => instantFetch(`${BASE}/v1/users/${USER.id}`).then(parse),
     'ky (prebuilt options)': () => ky(`${BASE}/v1/users/${USER.id}`, kyOptions).json(),
     sdk: () => sdk.users.get(USER.id),
-    ...(compare && { 'sdk (compare build)': () => compare.users.get(USER.id) }),
+    ...(compare && { 'sdk (baseline)': () => compare.users.get(USER.id) }),
   },
   'recognitions.list (20 records)': {
     'fetch + JSON.parse': () => instantFetch(`${BASE}/v1/recognitions?limit=20`).then(parse),
     'ky (prebuilt options)': () => ky(`${BASE}/v1/recognitions?limit=20`, kyOptions).json(),
     sdk: () => sdk.recognitions.list({ limit: 20 }),
-    ...(compare && { 'sdk (compare build)': () => compare.recognitions.list({ limit: 20 }) }),
+    ...(compare && { 'sdk (baseline)': () => compare.recognitions.list({ limit: 20 }) }),
   },
 };
 

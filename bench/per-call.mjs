@@ -1,29 +1,37 @@
 /**
- * Benchmark 1: per-call overhead. Sequential calls (one at a time, keep-alive) of the same two
- * operations through plain fetch + JSON.parse, the SDK, ky alone and openai-node's client, against
- * the bench server. Targets run in interleaved rounds (the order rotates each round) so that drift
- * of the machine hits all of them alike; each round times a batch of calls per target, and the
- * SDK/fetch ratio is taken per round, so the ratio's spread is that of paired measurements.
+ * Benchmark 1: per-call cost. Sequential calls (one at a time, keep-alive) of the same two
+ * operations through plain fetch + JSON.parse, the SDK, openai-node's client and (in `full` mode)
+ * ky alone, against the bench server. Targets run in interleaved rounds after a warm-up; each
+ * round times a batch of calls per target, and ratios are taken per round (paired), so that a
+ * slow round of the machine slows both sides of its ratio.
  *
- * Each batch also records the process's CPU time per call (user + system), which other load on
- * the machine disturbs less than wall time. BENCH_COMPARE_DIR=<build dir> adds a second SDK build
- * (its index.js) as one more target, for before/after comparisons of a change in one process.
+ * The SDK and openai-node run back to back in every round, in alternating order (SDK first in
+ * even rounds), and that pair rotates with the other targets: the SDK / openai-node ratio of a
+ * round compares two batches run moments apart. Its median over the rounds, with the quartiles,
+ * is the figure the targets are set on (docs/benchmarks.md).
+ *
+ * Each batch records wall time and the process's CPU time per call (user + system); the server
+ * runs in another process, so CPU is this client's own work, which other load on the machine
+ * disturbs less than wall time. BENCH_COMPARE_DIR=<build dir> adds a second SDK build (its
+ * index.js) as the target `sdk (baseline)`, for the build before a change in the same process.
  *
  * Collection is left to V8: a forced gc() before each batch made every target several times
  * slower (it throws away V8's warmed-up state), the larger code paths more than fetch.
  *
- * Usage: node bench/per-call.mjs <server-url> [rounds] [calls-per-round]
+ * Usage: node bench/per-call.mjs <server-url> [rounds] [calls-per-round] [full|paired]
+ * (`paired`: fetch, the SDK, openai-node and the baseline only, for the other Node versions.)
  */
 
 import { pathToFileURL } from 'node:url';
 import ky from 'ky';
 import OpenAI from 'openai';
-import { importSdk, report, summarize } from './lib/stats.mjs';
+import { importSdk, pairedRatios, report, summarize } from './lib/stats.mjs';
 import { USER } from './server.mjs';
 
-const [url, roundsArg = '21', callsArg = '300'] = process.argv.slice(2);
+const [url, roundsArg = '21', callsArg = '300', mode = 'full'] = process.argv.slice(2);
 const ROUNDS = Number(roundsArg);
 const CALLS = Number(callsArg);
+const FULL = mode === 'full';
 const API_KEY = `rk_test_${'a1B2c3D4'.repeat(4)}`;
 const headers = { authorization: `Bearer ${API_KEY}`, accept: 'application/json' };
 
@@ -48,19 +56,23 @@ const operations = {
   'users.get': {
     fetch: async () => JSON.parse(await (await fetch(`${url}${userPath}`, { headers })).text()),
     sdk: () => client.users.get(USER.id),
-    ky: () => kyClient.get(userPath.slice(1)).json(),
-    'ky (prebuilt options)': () => ky(`${url}${userPath}`, kyOptions).json(),
     openai: () => openai.get(userPath),
-    ...(compare && { 'sdk (compare build)': () => compare.users.get(USER.id) }),
+    ...(compare && { 'sdk (baseline)': () => compare.users.get(USER.id) }),
+    ...(FULL && {
+      ky: () => kyClient.get(userPath.slice(1)).json(),
+      'ky (prebuilt options)': () => ky(`${url}${userPath}`, kyOptions).json(),
+    }),
   },
   'recognitions.list (20 records)': {
     fetch: async () =>
       JSON.parse(await (await fetch(`${url}${listPath}?limit=20`, { headers })).text()),
     sdk: () => client.recognitions.list({ limit: 20 }),
-    ky: () => kyClient.get(listPath.slice(1), { searchParams: { limit: 20 } }).json(),
-    'ky (prebuilt options)': () => ky(`${url}${listPath}?limit=20`, kyOptions).json(),
     openai: () => openai.get(listPath, { query: { limit: 20 } }),
-    ...(compare && { 'sdk (compare build)': () => compare.recognitions.list({ limit: 20 }) }),
+    ...(compare && { 'sdk (baseline)': () => compare.recognitions.list({ limit: 20 }) }),
+    ...(FULL && {
+      ky: () => kyClient.get(listPath.slice(1), { searchParams: { limit: 20 } }).json(),
+      'ky (prebuilt options)': () => ky(`${url}${listPath}?limit=20`, kyOptions).json(),
+    }),
   },
 };
 
@@ -80,6 +92,16 @@ async function check(name, target, call) {
   if (records === 0) throw new Error(`${name} via ${target} returned no records`);
 }
 
+/**
+ * The order of round `round`: the SDK and openai-node as one unit, their order alternating, the
+ * unit and the other targets rotating by one place a round.
+ */
+function order(names, round) {
+  const pair = round % 2 === 0 ? ['sdk', 'openai'] : ['openai', 'sdk'];
+  const units = [pair, ...names.filter((name) => !pair.includes(name)).map((name) => [name])];
+  return units.flatMap((_, i) => units[(i + round) % units.length]);
+}
+
 const results = {};
 for (const [name, targets] of Object.entries(operations)) {
   const names = Object.keys(targets);
@@ -89,25 +111,32 @@ for (const [name, targets] of Object.entries(operations)) {
   const wall = Object.fromEntries(names.map((target) => [target, []]));
   const cpu = Object.fromEntries(names.map((target) => [target, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]);
-    for (const target of order) {
+    for (const target of order(names, round)) {
       const time = await batch(targets[target], CALLS);
       wall[target].push(time.wall);
       cpu[target].push(time.cpu);
     }
   }
-  const ratio = (times, target) => times[target].map((time, round) => time / times.fetch[round]);
-  results[name] = Object.fromEntries(
-    names.map((target) => [
-      target,
-      {
-        perCallMs: summarize(wall[target]),
-        ratioToFetch: summarize(ratio(wall, target)),
-        cpuPerCallMs: summarize(cpu[target]),
-        cpuRatioToFetch: summarize(ratio(cpu, target)),
+  results[name] = {
+    targets: Object.fromEntries(
+      names.map((target) => [
+        target,
+        {
+          perCallMs: summarize(wall[target]),
+          ratioToFetch: pairedRatios(wall[target], wall.fetch),
+          cpuPerCallMs: summarize(cpu[target]),
+          cpuRatioToFetch: pairedRatios(cpu[target], cpu.fetch),
+        },
+      ]),
+    ),
+    toOpenai: { cpu: pairedRatios(cpu.sdk, cpu.openai), wall: pairedRatios(wall.sdk, wall.openai) },
+    ...(compare && {
+      toBaseline: {
+        cpu: pairedRatios(cpu.sdk, cpu['sdk (baseline)']),
+        wall: pairedRatios(wall.sdk, wall['sdk (baseline)']),
       },
-    ]),
-  );
+    }),
+  };
 }
 
-report({ rounds: ROUNDS, callsPerRound: CALLS, operations: results });
+report({ node: process.version, rounds: ROUNDS, callsPerRound: CALLS, operations: results });

@@ -7,6 +7,10 @@
  * delay before each answer; without it a list has 20 records and no delay):
  *   GET /v1/users/{id}         → { data: user }
  *   GET /v1/recognitions       → { data: recognition[], pagination } by `limit`, `page` or `cursor`
+ *   POST /v1/recognitions      → 201 { data: recognition }
+ * Under a `/limited` prefix every answer says its rate-limit window is spent (X-RateLimit-Remaining
+ * 0) and resets in 50 s, so a client paced by the headers queues every later call.
+ *   GET /bench/requests        → { requests } answered so far, this one left out
  */
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -37,6 +41,7 @@ function recognition(n) {
 }
 
 const userBody = JSON.stringify({ data: USER });
+const createdBody = JSON.stringify({ data: recognition(0) });
 /** A list page's records as one JSON fragment, built once per (start, count). */
 const fragments = new Map();
 function records(start, count) {
@@ -69,11 +74,30 @@ function listBody(query, total) {
   return `{"data":[${records(start % 1000, count)}],"pagination":${pagination}}`;
 }
 
+// Within the SDK's 60 s cap on a wait for the window, with room for a slow measurement.
+const LIMITED_RESET_S = 50;
+let answered = 0;
+
 function handle(request, response) {
+  request.resume();
   const url = new URL(request.url, 'http://127.0.0.1');
   let path = url.pathname;
   let total = 20;
   let delay = 0;
+  const headers = { 'content-type': 'application/json', 'x-request-id': 'req_bench' };
+  if (path === '/bench/requests') {
+    response.writeHead(200, headers).end(JSON.stringify({ requests: answered }));
+    return;
+  }
+  answered++;
+  if (path.startsWith('/limited/')) {
+    path = path.slice('/limited'.length);
+    Object.assign(headers, {
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + LIMITED_RESET_S),
+    });
+  }
   const prefix = /^\/s\/(\d+)\/(\d+)(\/.*)$/.exec(path);
   if (prefix) {
     total = Number(prefix[1]);
@@ -83,17 +107,16 @@ function handle(request, response) {
   let status = 200;
   let body;
   if (path.startsWith('/v1/users/')) body = userBody;
-  else if (path === '/v1/recognitions') body = listBody(url.searchParams, total);
+  else if (path === '/v1/recognitions' && request.method === 'POST') {
+    status = 201;
+    body = createdBody;
+  } else if (path === '/v1/recognitions') body = listBody(url.searchParams, total);
   else {
     status = 404;
     body = '{"error":{"code":"not_found","message":"No such route"}}';
   }
   const send = () => {
-    response.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      'x-request-id': 'req_bench',
-    });
+    response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
     response.end(body);
   };
   if (delay > 0) setTimeout(send, delay);

@@ -24,7 +24,38 @@ export function summarize(values) {
   };
 }
 
+/**
+ * The per-round ratios of two paired series (round i of `numerators` over round i of
+ * `denominators`), summarized: the figure for "A costs N× B" when both ran in the same rounds,
+ * so that a slow round of the machine slows both sides of its ratio.
+ */
+export function pairedRatios(numerators, denominators) {
+  if (numerators.length !== denominators.length) {
+    throw new Error(`unpaired series: ${numerators.length} against ${denominators.length} rounds`);
+  }
+  return summarize(numerators.map((value, round) => value / denominators[round]));
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The live heap (`heapUsed`), in a process run with `--expose-gc`: collected until it stops
+ * shrinking. The platform frees some objects (each Request's signal bookkeeping) in
+ * FinalizationRegistry tasks that a busy machine runs late, so a fixed few collections count
+ * garbage as live. Three rounds in a row that free under 64 KiB end it; 100 rounds bound it.
+ */
+export async function liveHeap() {
+  let used = Number.POSITIVE_INFINITY;
+  let steady = 0;
+  for (let round = 0; round < 100 && steady < 3; round++) {
+    globalThis.gc();
+    await sleep(20);
+    const now = process.memoryUsage().heapUsed;
+    steady = used - now < 64 * 1024 ? steady + 1 : 0;
+    used = now;
+  }
+  return used;
+}
 
 /** Prints a benchmark's result as the last line of stdout, for bench/run.mjs to read. */
 export function report(result) {
