@@ -78,7 +78,7 @@ export interface ToolCallObserver {
   /** Runs the tool in the call's context, so the API calls it makes are the span's children. */
   run<T>(tool: () => Promise<T>): Promise<T>;
   /** The call ended: `error` when it failed, `isError` when it answered a tool error. */
-  end(outcome: { error?: unknown; isError?: boolean }): void;
+  end(outcome: { error?: unknown; isError?: boolean | undefined }): void;
 }
 
 /**
@@ -391,7 +391,7 @@ class ToolCallTrace implements ToolCallObserver {
     return context.with(this.#context, tool);
   }
 
-  end({ error, isError }: { error?: unknown; isError?: boolean }): void {
+  end({ error, isError }: { error?: unknown; isError?: boolean | undefined }): void {
     if (error !== undefined) fail(this.#span, error);
     else if (isError) {
       this.#span.setAttribute('error.type', 'tool_error');

@@ -45,7 +45,7 @@ export interface ToolCallObserver {
   /** Runs the tool (in the call's context, say) and returns what it returns. */
   run<T>(tool: () => Promise<T>): Promise<T>;
   /** The call ended: with the error it threw, or with `isError` when its result is an error. */
-  end(outcome: { error?: unknown; isError?: boolean }): void;
+  end(outcome: { error?: unknown; isError?: boolean | undefined }): void;
 }
 
 /** Names in the options that no tool or resource has, or a write named without `allowWrites`. */
