@@ -342,16 +342,18 @@ class DeliveryTrace implements DeliveryObserver {
     }
   }
 
-  end(receipt: WebhookReceipt, deliveryId: string | undefined, failure?: unknown): void {
+  end(receipt: WebhookReceipt, failure?: unknown): void {
     const span = this.#span;
     span.setAttributes({
       [`${NS}.webhook.outcome`]: receipt.outcome,
       'http.response.status_code': receipt.status,
-      ...(deliveryId && { [`${NS}.webhook.delivery_id`]: deliveryId }),
     });
     if ('event' in receipt) {
-      span.updateName(`webhook ${String(receipt.event.type)}`);
-      span.setAttribute(`${NS}.webhook.event_type`, String(receipt.event.type));
+      // A verified event's id is its delivery's `webhook-id`, the same on every retry.
+      const { id, type } = receipt.event;
+      span.updateName(`webhook ${String(type)}`);
+      span.setAttribute(`${NS}.webhook.event_type`, String(type));
+      span.setAttribute(`${NS}.webhook.delivery_id`, String(id));
     }
     const error = 'error' in receipt ? receipt.error : failure;
     if (error !== undefined) {

@@ -127,10 +127,10 @@ export interface DeliveryObserver {
   /** Runs one handler (in the delivery's context, say) and returns what it returns. */
   handler<T>(run: () => T): T;
   /**
-   * The delivery is over: its receipt and `webhook-id` (undefined when it was rejected). For an
+   * The delivery is over: its receipt (the event's id is the delivery's `webhook-id`). For an
    * `accepted` one, called when the handlers have finished after the answer, with their failure.
    */
-  end(receipt: WebhookReceipt, deliveryId: string | undefined, failure?: unknown): void;
+  end(receipt: WebhookReceipt, failure?: unknown): void;
 }
 
 /** How the receiver handles one delivery, beyond its body and headers. */
@@ -359,9 +359,7 @@ class Receiver<Env> implements WebhookReceiver<Env> {
   ): Promise<WebhookReceipt> {
     const observer = this.#instrumentation?.delivery();
     const receipt = await this.#receive(payload, headers, options, observer);
-    if (receipt.outcome !== 'accepted') {
-      observer?.end(receipt, 'event' in receipt ? deliveryId(headers) : undefined);
-    }
+    if (receipt.outcome !== 'accepted') observer?.end(receipt);
     return receipt;
   }
 
@@ -382,7 +380,8 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     } catch (error) {
       return this.#rejected(error);
     }
-    const id = deliveryId(headers);
+    // Verification checked that the header is there.
+    const id = readHeaders(headers, [WEBHOOK_HEADER_ID])[0]!;
     const token = crypto.randomUUID();
     const claim = await this.#store('claim', id, token);
     if (claim === 'handled') return { outcome: 'duplicate', status: 204, event };
@@ -392,7 +391,7 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     if (options.waitUntil && keptAlive(options.waitUntil, handling)) {
       // The answer does not wait; failures reach onError (or the log) all the same.
       const receipt = { outcome: 'accepted', status: 202, event } as const;
-      if (observer) void handling.then((failure) => observer.end(receipt, id, failure));
+      if (observer) void handling.then((failure) => observer.end(receipt, failure));
       return receipt;
     }
     const error = await handling;
@@ -530,11 +529,6 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     this.#logged.add(kind);
     this.#log[level](message);
   }
-}
-
-/** The delivery's `webhook-id`, which verification checked is there. */
-function deliveryId(headers: WebhookRequestHeaders): string {
-  return readHeaders(headers, [WEBHOOK_HEADER_ID])[0]!;
 }
 
 /**
