@@ -1,11 +1,14 @@
 /**
- * One worker process of bench/pacing.mjs: its own node-redis client and SDK client on the shared
- * key, its share of the creates all at once when the parent says "go", and a report of how they
- * ended, what the service answered, and how long each question to the store took.
+ * One worker process of bench/pacing.mjs: its own Redis client (node-redis or ioredis, as the
+ * parent says) and SDK client on the shared key, its share of the creates all at once when the
+ * parent says "go", and a report of how they ended, what the service answered, how long each
+ * question to the store took, and how often the store fell back to local pacing.
  *
- * Input (env PACING_BENCH, JSON): baseUrl, apiKey, recipientId, redisUrl, prefix, calls, mode
- * (`redis` or `memory`), timeout (the store's, in ms; default 50), sequential (one call after the other, for the store's added latency).
+ * Input (env PACING_BENCH, JSON): baseUrl, apiKey, recipientId, redisUrl, library (`node-redis`
+ * or `ioredis`), prefix, calls, mode (`redis` or `memory`), timeout (the store's; absent: its
+ * default), sequential (one call after the other, for the store's added latency).
  */
+import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { importSdk } from './lib/stats.mjs';
 
@@ -13,15 +16,27 @@ const { Client } = await importSdk();
 const { RedisStore } = await importSdk('redis');
 const input = JSON.parse(process.env.PACING_BENCH);
 
-const redis = createClient({ url: input.redisUrl });
-redis.on('error', () => {});
-await redis.connect();
+/** The customer's own client of `library`, connected, with how to close it. */
+async function connect() {
+  if (input.library === 'ioredis') {
+    const redis = new Redis(input.redisUrl, { lazyConnect: true });
+    redis.on('error', () => {});
+    await redis.connect();
+    return { client: redis, close: () => redis.disconnect() };
+  }
+  const redis = createClient({ url: input.redisUrl });
+  redis.on('error', () => {});
+  await redis.connect();
+  return { client: redis, close: () => redis.destroy() };
+}
+
+const redis = input.mode === 'memory' ? undefined : await connect();
 const counts = { requests: 0, limited: 0 };
 /** Milliseconds of each question to the store whose answer was "send now". */
 const reserveMs = [];
 let store;
-if (input.mode !== 'memory') {
-  store = new RedisStore({ client: redis, prefix: input.prefix, timeout: input.timeout });
+if (redis) {
+  store = new RedisStore({ client: redis.client, prefix: input.prefix, timeout: input.timeout });
   const reserve = store.reserve.bind(store);
   store.reserve = async (key, holder) => {
     const started = performance.now();
@@ -66,7 +81,7 @@ if (input.sequential) {
   );
 }
 const ended = Date.now();
-await redis.close();
+redis?.close();
 const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
 process.stdout.write(
   `${JSON.stringify({
@@ -78,6 +93,7 @@ process.stdout.write(
     ...counts,
     reserveMs,
     warnings,
+    fallbacks: store?.fallbacks ?? 0,
   })}\n`,
 );
 // Keep-alive sockets to the mock would hold the process a few seconds more.

@@ -19,11 +19,29 @@ import {
 
 const WAIT_CAUSE = 'rate limit: shared pacing store';
 
+/** Fallbacks to local pacing, per store, over every client that uses it. */
+const FALLBACKS = new WeakMap<PacingStore, number>();
+
+/** How many times clients of `store` paced a request locally because it could not tell. */
+export function fallbacksOf(store: PacingStore): number {
+  return FALLBACKS.get(store) ?? 0;
+}
+
 /**
  * Makes `store` one a client can use as `rateLimit: { store }`: the SDK drives it with the queue
  * below. For a store of another engine than Redis (docs/many-workers.md says what it must do).
+ *
+ * The store gains a read-only `fallbacks` (unless it has its own, as `RedisStore` does): how many
+ * times a client of it paced a request locally because the store could not tell (it failed, took
+ * longer than a second, or answered what no window explains). Each fallback paces that client
+ * locally for a second; the first of an outage is also logged at warn.
  */
-export function definePacingStore<Store extends PacingStore>(store: Store): Store {
+export function definePacingStore<Store extends PacingStore>(
+  store: Store,
+): Store & {
+  /** How many requests clients of this store paced locally because it could not tell. Read-only. */
+  readonly fallbacks: number;
+} {
   if (
     typeof store?.reserve !== 'function' ||
     typeof store.release !== 'function' ||
@@ -36,7 +54,10 @@ export function definePacingStore<Store extends PacingStore>(store: Store): Stor
   }
   const pacer: PacerFactory = (key, log) => new SharedThrottle(store, key, log);
   Object.defineProperty(store, PACER, { value: pacer });
-  return store;
+  if (!('fallbacks' in store)) {
+    Object.defineProperty(store, 'fallbacks', { get: () => fallbacksOf(store) });
+  }
+  return store as Store & { readonly fallbacks: number };
 }
 
 /** A store that has not answered in this long counts as unable to tell. */
@@ -61,7 +82,8 @@ const LOCAL = Symbol('local');
  *
  * A store that cannot tell (down, slow, failing, or answering garbage) never fails a call: the
  * call is paced by a local {@link Throttle}, which has seen every answer and so knows the window,
- * the change is logged once at warn, and the store is asked again a second later.
+ * the change is logged once at warn, counted in the store's `fallbacks`, and the store is asked
+ * again a second later.
  */
 export class SharedThrottle implements Pacer {
   readonly #store: PacingStore;
@@ -150,6 +172,7 @@ export class SharedThrottle implements Pacer {
         const holder = `${this.#id}:${++this.#sequence}`;
         const wait = await this.#ask(holder);
         if (wait === undefined) {
+          FALLBACKS.set(this.#store, fallbacksOf(this.#store) + 1);
           this.#localUntil = Date.now() + STORE_RETRY_MS;
           await this.#paceLocally(waiter);
         } else if (wait === 0) {
@@ -280,16 +303,26 @@ export class SharedThrottle implements Pacer {
   }
 }
 
-/** `promise`, or a rejection once the store has taken {@link STORE_TIMEOUT_MS}. */
+/**
+ * `promise`, or a rejection once the store has taken {@link STORE_TIMEOUT_MS}. The timer's end
+ * waits for the event loop's I/O of that turn: when this process itself was stalled past the
+ * second (a busy machine), the store's answer may be waiting unread, and it counts.
+ */
 function bounded<T>(promise: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`it did not answer within ${STORE_TIMEOUT_MS} ms`)),
+      () => afterIo(() => reject(new Error(`it did not answer within ${STORE_TIMEOUT_MS} ms`))),
       STORE_TIMEOUT_MS,
     );
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `task` after the I/O the event loop has waiting: at once where there is no setImmediate. */
+function afterIo(task: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(task);
+  else setTimeout(task, 0);
 }
 
 function randomId(): string {

@@ -48,15 +48,20 @@ export interface RedisAdapter {
   /**
    * Runs a script by EVALSHA, falling back to EVAL on NOSCRIPT; rejects with
    * {@link RedisUnavailableError} when the client is not ready, fails, or a round trip takes
-   * longer than timeoutMs.
+   * longer than timeoutMs. `observe` hears every answer with its round trip, an answer that came
+   * after timeoutMs too (`late`): how long Redis takes, and what a question it gave up on did.
    */
   run(
     script: RedisScript,
     keys: string[],
     args: Array<string | number>,
     timeoutMs: number,
+    observe?: AnswerObserver,
   ): Promise<unknown>;
 }
+
+/** Hears an answer of Redis: its value, its round trip in ms, and whether it came too late. */
+export type AnswerObserver = (answer: unknown, roundTripMs: number, late: boolean) => void;
 
 /** Why the adapter could not get an answer: not ready, too slow, or the client's own failure. */
 export class RedisUnavailableError extends Error {
@@ -111,7 +116,7 @@ function adapter(ready: () => boolean, evaluate: Evaluate): RedisAdapter {
     get ready() {
       return ready();
     },
-    run(script, keys, args, timeoutMs) {
+    run(script, keys, args, timeoutMs, observe) {
       // Both clients queue commands while disconnected: a script asked now would run late, on
       // reconnect, when its answer means nothing. So a client that is not ready is not asked.
       if (!ready()) {
@@ -120,11 +125,11 @@ function adapter(ready: () => boolean, evaluate: Evaluate): RedisAdapter {
       const strings = args.map(String);
       // Each round trip gets the whole timeout: a server that has just restarted answers
       // NOSCRIPT, and the script sent whole is a second, longer trip.
-      return withTimeout(evaluate(true, script, keys, strings), timeoutMs).catch(
+      return withTimeout(() => evaluate(true, script, keys, strings), timeoutMs, observe).catch(
         (error: unknown) => {
           // A restarted or flushed server has forgotten the script: send it whole once.
           if (!isNoScript((error as Error).cause)) throw error;
-          return withTimeout(evaluate(false, script, keys, strings), timeoutMs);
+          return withTimeout(() => evaluate(false, script, keys, strings), timeoutMs, observe);
         },
       );
     },
@@ -136,11 +141,18 @@ function isNoScript(error: unknown): boolean {
 }
 
 /**
- * `answer`, or a rejection after `timeoutMs`; a late answer or failure is dropped quietly. The
- * timer's end waits for the event loop's I/O of that turn: when the process itself was busy past
- * the timeout, Redis's answer may be waiting unread, and it counts.
+ * The answer of `ask()`, or a rejection after `timeoutMs`; a late failure is dropped quietly, and
+ * a late answer goes only to `observe`. The timer's end waits for the event loop's I/O of that
+ * turn: when the process itself was busy past the timeout, Redis's answer may be waiting unread,
+ * and it counts.
  */
-function withTimeout(answer: Promise<unknown>, timeoutMs: number): Promise<unknown> {
+function withTimeout(
+  ask: () => Promise<unknown>,
+  timeoutMs: number,
+  observe: AnswerObserver | undefined,
+): Promise<unknown> {
+  const asked = performance.now();
+  const answer = ask();
   return new Promise((resolve, reject) => {
     let settled = false;
     const timer = setTimeout(
@@ -155,6 +167,7 @@ function withTimeout(answer: Promise<unknown>, timeoutMs: number): Promise<unkno
     answer.then(
       (value) => {
         clearTimeout(timer);
+        observe?.(value, performance.now() - asked, settled);
         if (settled) return;
         settled = true;
         resolve(value);

@@ -157,6 +157,35 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(lines).toEqual([expect.stringMatching(/did not answer within 1000 ms/)]);
   });
 
+  it("counts each fallback in the store's fallbacks, though it logs only the first of an outage", async () => {
+    useFakeClock();
+    const scripted = scriptedStore(undefined, undefined, 0);
+    const store = definePacingStore(scripted.store);
+    const { throttle, lines } = sharedThrottle(store);
+    expect(store.fallbacks).toBe(0);
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(98, 30_000, 100));
+    expect(store.fallbacks).toBe(1);
+    // Within the second that follows, calls pace locally without asking: no new fallback.
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(97, 30_000, 100));
+    expect(store.fallbacks).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    await throttle.acquire({ target });
+    throttle.update(rateHeaders(96, 30_000, 100));
+    expect(store.fallbacks).toBe(2);
+    expect(scripted.reserved).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1000);
+    await throttle.acquire({ target });
+    expect(store.fallbacks).toBe(2);
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn .*pacing locally/),
+      expect.stringMatching(/^info .*answers again/),
+    ]);
+    // Read-only: the count is the SDK's to keep.
+    expect(() => Object.assign(store, { fallbacks: 0 })).toThrow(TypeError);
+  });
+
   it('paces by the answers it has seen while the store is down, and returns to it when it answers', async () => {
     useFakeClock();
     const { store, reserved } = scriptedStore(0, undefined, 0);

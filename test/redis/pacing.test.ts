@@ -106,6 +106,14 @@ const GARBAGE: [string, (key: string) => string[]][] = [
   ],
 ];
 
+/** The start of the store's two keys for the mock's test key: `prefix`, then the hash tag. */
+function keyTag(mock: MockServer, prefix: string) {
+  const hash = createHash('sha256')
+    .update(`${mock.url}\napi-key:${mock.api.testKey}`)
+    .digest('hex');
+  return `${prefix}{${hash.slice(0, 32)}}`;
+}
+
 let prefixes = 0;
 const uniquePrefix = () => `test:pacing:${process.pid}:${++prefixes}:`;
 
@@ -288,10 +296,7 @@ describeRedis(
     ) {
       mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
       const prefix = uniquePrefix();
-      const key = `${prefix}{${createHash('sha256')
-        .update(`${mock.url}\napi-key:${mock.api.testKey}`)
-        .digest('hex')
-        .slice(0, 32)}}`;
+      const key = keyTag(mock, prefix);
       const connections = await Promise.all(
         [0, 1, 2].map(() => connectRedisClient(library, target.url)),
       );
@@ -402,31 +407,137 @@ describeRedis(
       },
     );
 
-    it('Redis slower than the timeout (50 ms by default): the call paces locally instead of waiting', async () => {
+    /**
+     * Holds the server for `ms`, as a slow Redis would, from 100 ms after the call on; questions
+     * queue behind it. Resolves then, with the hold's end.
+     */
+    async function holdRedis(ms: number) {
+      const held = inspector.command('EVAL', BUSY_LUA, '0', String(ms));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { released: held };
+    }
+
+    /** A client of a RedisStore on a connection of its own, asked once, so its store is warm. */
+    async function warmClient(library: RedisLibrary, timeout?: number) {
       mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
-      const connection = await connectRedisClient('ioredis 6', target.url);
+      const connection = await connectRedisClient(library, target.url);
       const log = keptLog();
+      const prefix = uniquePrefix();
+      const store = new RedisStore({ client: connection.client, prefix, timeout });
       const client = new Client({
         apiKey: mock.api.testKey,
         baseUrl: mock.url,
         logger: log.logger,
-        rateLimit: { store: new RedisStore({ client: connection.client, prefix: uniquePrefix() }) },
+        rateLimit: { store },
       });
+      // Its first question may take a second (Redis loads the script): answered, it is warm.
+      await client.get('/v1/users').catch(async (error: unknown) => {
+        await connection.close();
+        throw error;
+      });
+      return { connection, log, prefix, store, client };
+    }
+
+    it('Redis slower than the timeout: the call paces locally instead of waiting, counted once', async () => {
+      const { connection, log, store, client } = await warmClient('ioredis 6', 50);
       try {
-        // Its first question may take a second (Redis loads the script): answered, it is warm.
-        await client.get('/v1/users');
-        // Holds the server for 2 s, as a slow Redis would; the client's question queues behind it.
-        const busy = inspector.command('EVAL', BUSY_LUA, '0', '2000');
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(store.fallbacks).toBe(0);
+        const { released } = await holdRedis(2000);
         await expect(client.get('/v1/users')).resolves.toBeDefined();
         expect(log.warnings()).toEqual([
           expect.objectContaining({
             message: expect.stringContaining('did not answer within 50 ms'),
           }),
         ]);
-        await busy;
+        expect(store.fallbacks).toBe(1);
+        await released;
       } finally {
         await connection.close();
+      }
+    });
+
+    it('counts every fallback in store.fallbacks, logs only the first of an outage, and gives back a place Redis grants too late', async () => {
+      const { connection, log, prefix, store, client } = await warmClient('node-redis 6');
+      try {
+        expect(store.fallbacks).toBe(0);
+        // Long enough for two questions, a second apart, each given up after at most a second.
+        const { released } = await holdRedis(4000);
+        await client.get('/v1/users');
+        expect(store.fallbacks).toBe(1);
+        // The second after a fallback paces locally without asking: nothing more to count.
+        await client.get('/v1/users');
+        expect(store.fallbacks).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await client.get('/v1/users');
+        expect(store.fallbacks).toBe(2);
+        expect(log.warnings()).toHaveLength(1);
+        await released;
+        // Redis runs the questions it held, and grants them places: the store frees each one,
+        // where it would have held the window's places for 30 s.
+        const inFlight = `${keyTag(mock, prefix)}:in-flight`;
+        await expect.poll(() => inspector.command('ZCARD', inFlight), { timeout: 5000 }).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await client.get('/v1/users');
+        expect(store.fallbacks).toBe(2);
+        expect(
+          log.lines.filter(
+            ({ level, message }) => level === 'info' && message.includes('answers again'),
+          ),
+        ).toHaveLength(1);
+      } finally {
+        await connection.close();
+      }
+    });
+
+    it("timeout 'auto' (the default) follows the round trips it observes, from 50 ms to 1 s", async () => {
+      const connection = await connectRedisClient('ioredis 5', target.url);
+      const store = new RedisStore({ client: connection.client, prefix: uniquePrefix() });
+      const key = 'cafecafecafecafecafecafecafecafe';
+      let holder = 0;
+      const reserve = () => store.reserve(key, `worker:${++holder}`);
+      /** The timeout a question gave up after, while Redis is held for 2 s. */
+      const timeoutNow = async () => {
+        const { released } = await holdRedis(2000);
+        const error = await reserve().then(
+          () => new Error('answered'),
+          (caught: unknown) => caught as Error,
+        );
+        await released;
+        // Its late answer comes before this one's, on the same connection: now observed.
+        await reserve().catch(() => {});
+        return Number(/Redis did not answer within (\d+) ms/.exec(error.message)?.[1]);
+      };
+      try {
+        await expect(reserve()).resolves.toBe(0);
+        // Quick answers so far: a timeout near the shortest.
+        const quick = await timeoutNow();
+        expect(quick).toBeGreaterThanOrEqual(50);
+        expect(quick).toBeLessThan(1000);
+        // Four times the 1.9 s just observed is more than the longest timeout, a second.
+        expect(await timeoutNow()).toBe(1000);
+        // A Redis that has been this slow is waited for: a 400 ms round trip is an answer.
+        const { released } = await holdRedis(500);
+        await expect(reserve()).resolves.toBeTypeOf('number');
+        await released;
+        // A hundred quick answers later, the slow ones are forgotten.
+        for (let index = 0; index < 100; index++) await reserve();
+        const again = await timeoutNow();
+        expect(again).toBeGreaterThanOrEqual(50);
+        expect(again).toBeLessThan(1000);
+      } finally {
+        await connection.close();
+      }
+    });
+
+    it("refuses a timeout that is neither 'auto' nor 1 to 60,000 ms, naming the option", () => {
+      for (const timeout of [0, -1, 60_001, Number.NaN, 'fast', '50']) {
+        expect(
+          () =>
+            new RedisStore({
+              client: inspector.client,
+              timeout: timeout as number,
+            }),
+        ).toThrow(expect.objectContaining({ option: 'timeout' }));
       }
     });
   },
