@@ -36,6 +36,7 @@ const shared: Options = {
     oauth: 'src/oauth/index.ts',
     'testing-msw': 'src/testing/msw.ts',
     redis: 'src/redis/index.ts',
+    otel: 'src/otel/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.
@@ -47,7 +48,7 @@ const shared: Options = {
   // cost 60 ms of a cold start that now takes 12 (docs/benchmarks.md, "Cold start"). Its licence
   // ships beside the build, in dist/THIRD-PARTY-LICENSES.md.
   noExternal: BUNDLED,
-  external: ['msw', /^node:/],
+  external: ['msw', '@opentelemetry/api', /^node:/],
   // Keep `node:` on built-in imports: every supported runtime takes it, and Deno and bundlers
   // need it to tell a built-in from a package of the same name.
   removeNodeProtocol: false,

@@ -274,6 +274,24 @@ export async function pacedClients(url: string, prefix: string | undefined): Pro
 }
 `;
 
+/**
+ * Typed use of `./otel` with the OpenTelemetry SDK's own providers (its peer `@opentelemetry/api`),
+ * for the client and the webhook receiver.
+ */
+const OTEL_TS = `import { Client } from '@employee-recognition/sdk';
+import { openTelemetry, type OpenTelemetryInstrumentation } from '@employee-recognition/sdk/otel';
+import { createWebhookReceiver } from '@employee-recognition/sdk/webhooks';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+
+export function tracedClient(): Client {
+  const instrumentation: OpenTelemetryInstrumentation = openTelemetry({
+    tracerProvider: new BasicTracerProvider(),
+  });
+  createWebhookReceiver({ instrumentation });
+  return new Client({ instrumentation });
+}
+`;
+
 /** Typed use of `./testing/msw` with msw's own setupServer. */
 const MSW_TS = `import { Client } from '@employee-recognition/sdk';
 import { createHandlers, createMockApi, type MswMockApi, startMockServer } from '@employee-recognition/sdk/testing/msw';
@@ -335,7 +353,7 @@ const MODULE_SYSTEMS = {
  */
 const PROGRAMS = {
   app: {
-    files: { consumer: CONSUMER_TS, testing: TESTING_TS, redis: REDIS_TS },
+    files: { consumer: CONSUMER_TS, testing: TESTING_TS, redis: REDIS_TS, otel: OTEL_TS },
     dom: false,
     forbid: /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/,
   },
@@ -730,11 +748,18 @@ async function installConsumer(workDir, tarball) {
     `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
   // The versions used here of msw (the optional peer of ./testing/msw), the compiler and Node's
-  // types, and the Redis clients customers give ./redis; Jest for the test runners.
+  // types, the Redis clients customers give ./redis, OpenTelemetry's API and SDK for ./otel; Jest
+  // for the test runners.
   const extras = [
-    ...['msw', 'typescript', '@types/node', 'redis', 'ioredis'].map(
-      (name) => `${name}@${installedVersion(name)}`,
-    ),
+    ...[
+      'msw',
+      'typescript',
+      '@types/node',
+      'redis',
+      'ioredis',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-base',
+    ].map((name) => `${name}@${installedVersion(name)}`),
     JEST,
   ];
   indent(`npm install ${pkg.name} (tarball) ${extras.join(' ')}`);

@@ -30,7 +30,7 @@ const buildDir = join(runtimesDir, 'build');
 const logDir = join(runtimesDir, 'logs');
 const SMOKE = 'test/runtimes/smoke.mjs';
 /** The smoke's checks; a run that reports fewer did not run them all. */
-const SMOKE_CHECKS = 10;
+const SMOKE_CHECKS = 11;
 const SMOKE_TIMEOUT_MS = 90_000;
 const VITEST_TIMEOUT_MS = 15 * 60_000;
 /** The mock data: 25 recognitions read 10 at a time are three pages. */
@@ -172,7 +172,9 @@ const smokeWorker :Workerd.Worker = (
 }
 
 async function smokeWorkerd(testing, runtimes) {
-  const size = await bundle('test/runtimes/worker.mjs', join(buildDir, 'worker.js'), 'neutral', [
+  // The browser platform, as Workers' bundlers use it: a package's `browser` field maps its Node
+  // files to its web ones (the OpenTelemetry SDK's, which the smoke's tracing check uses).
+  const size = await bundle('test/runtimes/worker.mjs', join(buildDir, 'worker.js'), 'browser', [
     'workerd',
     'worker',
     'browser',
@@ -359,7 +361,8 @@ function plan(runtimes, testing) {
             'run',
             '--no-prompt',
             '--allow-net=127.0.0.1',
-            '--allow-env=SMOKE_CONFIG',
+            // OTEL_*: the OpenTelemetry SDK of the tracing check reads its configuration.
+            '--allow-env=SMOKE_CONFIG,OTEL_*',
             `--allow-read=${root}`,
             SMOKE,
           ],

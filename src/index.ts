@@ -21,6 +21,7 @@ export type {
 } from './core/config.js';
 export { ConfigurationError } from './core/config.js';
 export { definePacingStore } from './core/shared-throttle.js';
+export type { CallObserver, Instrumentation, SentAttempt, WaitKind } from './core/observer.js';
 export type { ApiErrorInit, ErrorDetail, RequestTarget, ResponseIssue } from './core/errors.js';
 export {
   ApiConnectionError,

@@ -11,6 +11,7 @@ import {
 import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { EmployeeRecognitionError } from './errors.js';
+import type { Instrumentation } from './observer.js';
 
 /**
  * An API key or OAuth access token, or a function that returns one. The function is called before
@@ -206,6 +207,11 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Functions called around every attempt of every call. */
   hooks?: Hooks | undefined;
+  /**
+   * Told of every call, its waits and attempts, such as `openTelemetry()` from
+   * `@employee-recognition/sdk/otel` for traces and metrics (docs/observability.md).
+   */
+  instrumentation?: Instrumentation | undefined;
   /** Largest body the SDK reads, in bytes after decompression. Default 8 MiB. */
   maxResponseBytes?: number | undefined;
   /**
@@ -271,6 +277,7 @@ export interface ClientConfig {
   logLevel: LogLevel;
   logger: Logger;
   hooks: Required<Hooks>;
+  instrumentation: Instrumentation | undefined;
   maxResponseBytes: number;
   validateResponses: 'warn' | 'strict' | 'off';
 }
@@ -320,6 +327,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     rateLimit: checkRateLimit(options.rateLimit ?? CLIENT_DEFAULTS.rateLimit, apiKey),
     ...resolveLogging(options),
     hooks: mergeHooks(emptyHooks(), options.hooks, 'hooks'),
+    instrumentation: checkObject('instrumentation', options.instrumentation),
     maxResponseBytes: checkInteger(
       'maxResponseBytes',
       options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,

@@ -29,6 +29,7 @@ import {
   type RequestTarget,
 } from './errors.js';
 import { Log, redactSecrets } from './logger.js';
+import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
 import { cancel, readBody, timeoutError, transferError } from './transfer.js';
@@ -127,12 +128,24 @@ export class Transport {
   }
 
   /** Sends one API request with auth, retries, redirects and timeouts; every failure is an SDK error. */
-  send(request: ApiRequest, options?: RequestOptions | null): Promise<RawResponse> {
+  send(
+    request: ApiRequest,
+    options?: RequestOptions | null,
+    observer?: CallObserver,
+  ): Promise<RawResponse> {
     // Not an async function: a queued call holds no promise of its own here.
     try {
       const config = resolveCallConfig(this.#defaults, options, request.method);
       const body = request.body === undefined ? undefined : serialize(request.body);
-      return new Call(this, config, this.#authorize, this.#refreshable, request, body).run();
+      return new Call(
+        this,
+        config,
+        this.#authorize,
+        this.#refreshable,
+        request,
+        body,
+        observer,
+      ).run();
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -159,6 +172,8 @@ class Call {
   readonly #authorize: Authorize;
   readonly #request: ApiRequest;
   readonly #body: string | undefined;
+  /** The client's instrumentation's view of this call (core/observer.ts), if it has one. */
+  readonly #observer: CallObserver | undefined;
   /** When queueing for the rate limit must end: only when the caller chose a timeout. */
   readonly #queueDeadline: number | undefined;
   /** The SDK's own signal for this call, following the caller's: ky never gets the caller's. */
@@ -197,8 +212,10 @@ class Call {
     refreshable: boolean,
     request: ApiRequest,
     body: string | undefined,
+    observer: CallObserver | undefined,
   ) {
     this.#transport = transport;
+    this.#observer = observer;
     this.#call = call;
     this.#authorize = authorize;
     this.#refreshable = refreshable;
@@ -317,6 +334,7 @@ class Call {
       this.#target,
     );
     if (typeof credential === 'string') return this.#takePlace(credential);
+    this.#observer?.wait('credential', 0);
     return credential.then((awaited) => this.#takePlace(awaited));
   }
 
@@ -333,7 +351,10 @@ class Call {
       target: this.#target,
       signal: this.#abort?.signal,
       deadline: this.#queueDeadline,
-      onWait: (ms: number, cause: string) => this.#logWait(ms, cause, `before ${this.#describe()}`),
+      onWait: (ms: number, cause: string) => {
+        this.#observer?.wait('rate limit', ms, cause);
+        this.#logWait(ms, cause, `before ${this.#describe()}`);
+      },
     });
   }
 
@@ -353,7 +374,9 @@ class Call {
     let response: Response;
     try {
       response = await untilLeft(this.#abort?.signal, timeout, this.#target, '', async (signal) => {
-        const answer = await fetch(this.#target.url, {
+        // The observer may send the attempt through a fetch of its own (adding `traceparent`).
+        const send = this.#observer?.attempt(this.#attemptContext(), fetch) ?? fetch;
+        const answer = await send(this.#target.url, {
           ...this.#call.fetchOptions,
           method: this.#request.method,
           headers: this.#sentHeaders(true),
@@ -467,6 +490,7 @@ class Call {
       delay.cause ?? reason,
       `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
     );
+    this.#observer?.wait('retry', delay.ms, delay.cause ?? reason, error);
     this.#waitMs = delay.ms;
     return delay.ms;
   }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
 import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
+import type { CallObserver } from './observer.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import type { OperationName } from '../contract.js';
 import type { ApiRequest, QueryValue, RawResponse } from '../internal/exchange.js';
@@ -59,6 +60,22 @@ export function pathId(id: unknown, field = 'id'): string {
 }
 
 /**
+ * Runs `send` in a microtask, so that what it throws rejects the promise. The client's
+ * instrumentation hears of the call first, synchronously in the caller's context (no zones
+ * needed), and of its end.
+ */
+function observed(
+  transport: Transport,
+  operation: OperationName | undefined,
+  send: (observer: CallObserver | undefined) => Promise<RawResponse>,
+): Promise<RawResponse> {
+  const observer = transport.config.instrumentation?.call(operation);
+  const raw = Promise.resolve().then(() => send(observer));
+  if (observer) raw.then(() => observer.end(), observer.end);
+  return raw;
+}
+
+/**
  * Sends a request through `transport` and parses its answer with `parse`. The request is built
  * inside the promise, so invalid input rejects the returned promise (nothing is sent) instead of
  * throwing where the method was called. `operation` names it (undefined for a raw request).
@@ -71,10 +88,10 @@ export function sendRequest<T>(
   options: RequestOptions | null | undefined,
 ): ApiPromise<T> {
   let request: ApiRequest;
-  const raw = Promise.resolve().then(() => {
+  const raw = observed(transport, operation, (observer) => {
     request = build();
     request.operation = operation;
-    return transport.send(request, options);
+    return transport.send(request, options, observer);
   });
   return new ApiPromise(raw, (answer) => parse(answer, request));
 }
@@ -94,11 +111,11 @@ export function sendPageRequest<Item, Params extends PageParams>(
     pageOptions: RequestOptions | null | undefined,
   ): PagePromise<Item, Params> => {
     const request: ApiRequest = { operation, method: 'GET', path };
-    const raw = Promise.resolve().then(() => {
+    const raw = observed(transport, operation, (observer) => {
       request.query = paramsSchema
         ? parseQuery(paramsSchema, pageParams)
         : (pageParams as unknown as Record<string, QueryValue>);
-      return transport.send(request, pageOptions);
+      return transport.send(request, pageOptions, observer);
     });
     return new PagePromise(
       raw,

@@ -49,6 +49,7 @@ export {
 } from './middleware.js';
 export {
   createWebhookReceiver,
+  type DeliveryObserver,
   type WebhookContext,
   type WebhookDedupeOptions,
   type WebhookErrorHandler,
@@ -56,6 +57,7 @@ export {
   type WebhookEventGroup,
   type WebhookEventName,
   type WebhookHandler,
+  type WebhookInstrumentation,
   type WebhookReceiveOptions,
   type WebhookReceipt,
   type WebhookReceiver,

@@ -109,6 +109,28 @@ export interface WebhookReceiverOptions<Env = unknown> {
   logger?: Logger | undefined;
   /** How much to log. Default: the `RECOGNITION_LOG` environment variable, else `warn`. */
   logLevel?: LogLevel | undefined;
+  /**
+   * Told of every delivery, such as `openTelemetry()` from `@employee-recognition/sdk/otel` for a
+   * span per delivery (docs/observability.md).
+   */
+  instrumentation?: WebhookInstrumentation | undefined;
+}
+
+/** The receiver's observer point: told of each delivery as `receive` is called. */
+export interface WebhookInstrumentation {
+  /** A delivery arrives; returns its observer, or undefined to observe nothing. */
+  delivery(): DeliveryObserver | undefined;
+}
+
+/** Told what becomes of one delivery. None of its methods may throw. */
+export interface DeliveryObserver {
+  /** Runs one handler (in the delivery's context, say) and returns what it returns. */
+  handler<T>(run: () => T): T;
+  /**
+   * The delivery is over: its receipt (the event's id is the delivery's `webhook-id`). For an
+   * `accepted` one, called when the handlers have finished after the answer, with their failure.
+   */
+  end(receipt: WebhookReceipt, failure?: unknown): void;
 }
 
 /** How the receiver handles one delivery, beyond its body and headers. */
@@ -268,8 +290,10 @@ class Receiver<Env> implements WebhookReceiver<Env> {
   readonly #logged = new Set<string>();
   readonly #handlers: Registration[] = [];
   readonly #errorHandlers: WebhookErrorHandler<Env>[] = [];
+  readonly #instrumentation: WebhookInstrumentation | undefined;
 
   constructor(options: WebhookReceiverOptions<Env>) {
+    this.#instrumentation = options.instrumentation;
     const { secret, tolerance, dedupe } = options;
     if (secret !== undefined && typeof secret !== 'function') checkSecret(secret);
     if (tolerance !== undefined && !(tolerance >= 0)) {
@@ -333,6 +357,18 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     headers: WebhookRequestHeaders,
     options: WebhookReceiveOptions<Env> = {},
   ): Promise<WebhookReceipt> {
+    const observer = this.#instrumentation?.delivery();
+    const receipt = await this.#receive(payload, headers, options, observer);
+    if (receipt.outcome !== 'accepted') observer?.end(receipt);
+    return receipt;
+  }
+
+  async #receive(
+    payload: WebhookPayload,
+    headers: WebhookRequestHeaders,
+    options: WebhookReceiveOptions<Env>,
+    observer: DeliveryObserver | undefined,
+  ): Promise<WebhookReceipt> {
     const context: WebhookContext<Env> = { headers, url: options.url, env: options.env };
     if (!isRawBody(payload)) {
       return this.#rejected(new WebhookVerificationError('invalid_payload', PARSED_BODY));
@@ -351,10 +387,12 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     if (claim === 'handled') return { outcome: 'duplicate', status: 204, event };
     if (claim === 'in_progress') return { outcome: 'in_progress', status: 409, event };
 
-    const handling = this.#handle(event, context, { id, token });
+    const handling = this.#handle(event, context, { id, token }, observer);
     if (options.waitUntil && keptAlive(options.waitUntil, handling)) {
       // The answer does not wait; failures reach onError (or the log) all the same.
-      return { outcome: 'accepted', status: 202, event };
+      const receipt = { outcome: 'accepted', status: 202, event } as const;
+      if (observer) void handling.then((failure) => observer.end(receipt, failure));
+      return receipt;
     }
     const error = await handling;
     return error
@@ -444,6 +482,7 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     event: WebhookEvent,
     context: WebhookContext<Env>,
     { id, token }: { id: string; token: string },
+    observer: DeliveryObserver | undefined,
   ): Promise<WebhookHandlerError | undefined> {
     const type = String(event.type);
     const known = isKnownName(type);
@@ -452,7 +491,8 @@ class Receiver<Env> implements WebhookReceiver<Env> {
     for (const { names, handler } of this.#handlers) {
       if (names && !(known && (names.has(type) || names.has(group)))) continue;
       try {
-        await (handler as WebhookHandler<WebhookEvent, Env>)(event, context);
+        const run = () => (handler as WebhookHandler<WebhookEvent, Env>)(event, context);
+        await (observer ? observer.handler(run) : run());
       } catch (error) {
         errors.push(error);
       }

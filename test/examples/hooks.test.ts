@@ -1,12 +1,5 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createMetrics } from '../../examples/hooks/metrics.js';
-import { tracingHooks } from '../../examples/hooks/opentelemetry.js';
 import { ApiConnectionError, Client, type ClientOptions, NotFoundError } from '../../src/index.js';
 import { createMockApi, type MockApi } from '../../src/testing/index.js';
 
@@ -77,63 +70,4 @@ it('metrics: counts calls, attempts, retries, statuses, errors and answer times 
   expect(metrics.snapshot()['GET /v1/users']!.calls).toBe(1);
   metrics.reset();
   expect(metrics.snapshot()).toEqual({});
-});
-
-it('opentelemetry: one CLIENT span per attempt, with the HTTP conventions, errors marked', async () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  try {
-    const id = await callsOfEveryOutcome(
-      clientWith({ hooks: tracingHooks(provider.getTracer('test')) }),
-    );
-    const spans = exporter.getFinishedSpans();
-    expect(spans.map((span) => span.name)).toEqual([
-      'GET /v1/users',
-      'GET /v1/users/{id}', // 503
-      'GET /v1/users/{id}', // its retry
-      'GET /v1/users/{id}', // 404
-      'GET /v1/teams', // dropped
-    ]);
-    expect(spans.every((span) => span.kind === SpanKind.CLIENT)).toBe(true);
-    const [list, unavailable, retry, missing, dropped] = spans;
-
-    expect(list!.attributes).toMatchObject({
-      'http.request.method': 'GET',
-      'url.template': '/v1/users',
-      'server.address': new URL(mock.baseUrl).hostname,
-      'server.port': 443,
-      'http.response.status_code': 200,
-    });
-    expect(String(list!.attributes['url.full'])).toMatch(/\/v1\/users\?limit=2$/);
-    expect(list!.attributes['employee_recognition.request_id']).toMatch(/^req_/);
-    expect(list!.status.code).toBe(SpanStatusCode.UNSET);
-
-    expect(unavailable!.attributes).toMatchObject({
-      'http.response.status_code': 503,
-      'error.type': '503',
-      'url.full': `${mock.baseUrl}/v1/users/${id}`,
-    });
-    expect(unavailable!.status.code).toBe(SpanStatusCode.ERROR);
-    expect(unavailable!.attributes['http.request.resend_count']).toBeUndefined();
-    expect(retry!.attributes).toMatchObject({
-      'http.request.resend_count': 1,
-      'http.response.status_code': 200,
-    });
-
-    expect(missing!.attributes).toMatchObject({
-      'http.response.status_code': 404,
-      'error.type': '404',
-    });
-    expect(missing!.status.code).toBe(SpanStatusCode.ERROR);
-
-    expect(dropped!.attributes['http.response.status_code']).toBeUndefined();
-    expect(dropped!.attributes['error.type']).toBe('ApiConnectionError');
-    expect(dropped!.status.code).toBe(SpanStatusCode.ERROR);
-    expect(dropped!.events.map((event) => event.name)).toEqual(['exception']);
-
-    // No span is left open, and none carries the credential.
-    expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain(mock.testKey);
-  } finally {
-    await provider.shutdown();
-  }
 });

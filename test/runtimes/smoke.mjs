@@ -8,6 +8,13 @@
 //     webhook: { payload, headers, secret, type } }
 // It prints one line per check and `N passed, M failed`; run on its own it exits 1 on a failure.
 import { ApiError, Client, NotFoundError, VERSION } from '@employee-recognition/sdk';
+import { openTelemetry } from '@employee-recognition/sdk/otel';
+import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import {
   createNodeMiddleware,
   createWebhookReceiver,
@@ -17,6 +24,37 @@ import {
 } from '@employee-recognition/sdk/webhooks';
 
 class CheckFailed extends Error {}
+
+/**
+ * A context that lasts for the synchronous part of `context.with()` only, as the web SDK's
+ * StackContextManager keeps it: what a browser or a Worker has without zone.js, where no context
+ * survives an `await`.
+ */
+class SynchronousContextManager {
+  #active = ROOT_CONTEXT;
+  active() {
+    return this.#active;
+  }
+  with(next, fn, thisArg, ...args) {
+    const previous = this.#active;
+    this.#active = next;
+    try {
+      return fn.call(thisArg, ...args);
+    } finally {
+      this.#active = previous;
+    }
+  }
+  bind(_context, target) {
+    return target;
+  }
+  enable() {
+    return this;
+  }
+  disable() {
+    this.#active = ROOT_CONTEXT;
+    return this;
+  }
+}
 
 function expect(condition, message) {
   if (!condition) throw new CheckFailed(message);
@@ -189,6 +227,47 @@ export async function runSmoke(config, print = (line) => console.log(line)) {
       expect(response.status === 204, `the served receiver answered ${response.status}`);
     });
     return `204, copy 204 handled once, forgery 400, GET 405${served ? `; served by ${served}` : ''}`;
+  });
+
+  await check('OpenTelemetry without an async context', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    context.setGlobalContextManager(new SynchronousContextManager());
+    try {
+      const traced = new Client({
+        apiKey: config.apiKey,
+        baseUrl: config.baseUrl,
+        dangerouslyAllowBrowser: true,
+        instrumentation: openTelemetry({ tracerProvider }),
+      });
+      const app = tracerProvider.getTracer('smoke').startSpan('app');
+      // Called inside the app's context; the call's spans start and end after awaits, where it is gone.
+      const listing = context.with(trace.setSpan(ROOT_CONTEXT, app), () =>
+        traced.users.list({ limit: 1 }),
+      );
+      expect(context.active() === ROOT_CONTEXT, 'the app context outlived context.with');
+      await listing;
+      app.end();
+      const spans = exporter.getFinishedSpans();
+      const call = spans.find((span) => span.name === 'users.list');
+      const attempt = spans.find((span) => span.name === 'GET /v1/users');
+      expect(call, `no users.list span among ${spans.map((span) => span.name).join(', ')}`);
+      expect(
+        call.parentSpanContext?.spanId === app.spanContext().spanId,
+        'the call is not a child of the span active when it was made',
+      );
+      expect(
+        attempt?.parentSpanContext?.spanId === call.spanContext().spanId,
+        'the attempt is not a child of its call',
+      );
+      expect(attempt.attributes['http.response.status_code'] === 200, 'no status on the attempt');
+      return 'users.list a child of the app span, its attempt a child of it';
+    } finally {
+      context.disable();
+      await tracerProvider.shutdown();
+    }
   });
 
   say(`${runtimeName()}: ${passed} passed, ${failed} failed`);

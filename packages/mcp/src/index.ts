@@ -4,4 +4,10 @@
  *
  * @packageDocumentation
  */
-export { createMcpServer, type McpServerOptions, ToolSelectionError } from './server.js';
+export {
+  createMcpServer,
+  type McpInstrumentation,
+  type McpServerOptions,
+  type ToolCallObserver,
+  ToolSelectionError,
+} from './server.js';

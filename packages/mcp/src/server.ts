@@ -27,6 +27,25 @@ export interface McpServerOptions {
   resources?: readonly string[] | undefined;
   /** Not these tools, by name. */
   excludeTools?: readonly string[] | undefined;
+  /**
+   * Told of every tool call, such as `openTelemetry()` from `@employee-recognition/sdk/otel` for
+   * a span per tool call, with the API calls it makes beneath it.
+   */
+  instrumentation?: McpInstrumentation | undefined;
+}
+
+/** The server's observer point: told of each tool call as it starts. */
+export interface McpInstrumentation {
+  /** A tool call starts; returns its observer. */
+  toolCall(name: string): ToolCallObserver | undefined;
+}
+
+/** Told what becomes of one tool call. None of its methods may throw. */
+export interface ToolCallObserver {
+  /** Runs the tool (in the call's context, say) and returns what it returns. */
+  run<T>(tool: () => Promise<T>): Promise<T>;
+  /** The call ended: with the error it threw, or with `isError` when its result is an error. */
+  end(outcome: { error?: unknown; isError?: boolean | undefined }): void;
 }
 
 /** Names in the options that no tool or resource has, or a write named without `allowWrites`. */
@@ -103,10 +122,14 @@ export function createMcpServer(client: Client, options: McpServerOptions = {}):
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) => {
     const tool = tools.find((each) => each.name === params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool is named ${params.name}.`);
+    const observer = options.instrumentation?.toolCall(tool.name);
+    const call = () => tool.call(client, params.arguments ?? {}, { signal });
     try {
-      const structured = await tool.call(client, params.arguments ?? {}, { signal });
-      return success(tool, structured);
+      const result = success(tool, await (observer ? observer.run(call) : call()));
+      observer?.end({ isError: result.isError === true });
+      return result;
     } catch (error) {
+      observer?.end({ error });
       return failure(error);
     }
   });
