@@ -24,6 +24,7 @@ import {
 import { HEADER_REQUEST_ID, OPERATIONS, type OperationName } from '../contract.js';
 import { ApiError, type EmployeeRecognitionError } from '../core/errors.js';
 import type { CallObserver, Instrumentation, SentAttempt, WaitKind } from '../core/observer.js';
+import { type DeprecationNotice, parseDeprecation } from '../internal/deprecation.js';
 import { VERSION } from '../version.js';
 import type {
   DeliveryObserver,
@@ -161,6 +162,8 @@ interface OpenWait {
 /** An attempt's span and what its duration measurement needs. */
 interface OpenAttempt {
   span: Span;
+  /** The attempt's URL: the base of the links an answer gives. */
+  url: string;
   started: number;
   attributes: Attributes;
 }
@@ -177,6 +180,8 @@ class CallTrace implements CallObserver {
   #wait: OpenWait | undefined;
   /** The status of the last attempt's answer: a redirect's makes the next attempt its hop. */
   #lastStatus = 0;
+  /** Whether an answer's deprecation notice is already on the call span. */
+  #deprecationNoted = false;
 
   constructor(telemetry: Telemetry, operation: OperationName | undefined) {
     this.#telemetry = telemetry;
@@ -237,7 +242,7 @@ class CallTrace implements CallObserver {
       },
       this.#context,
     );
-    const open: OpenAttempt = (this.#attempt = { span, started: now(), attributes });
+    const open: OpenAttempt = (this.#attempt = { span, url, started: now(), attributes });
     const attemptContext = trace.setSpan(this.#context, span);
     const carrier: Record<string, string> = {};
     propagation.inject(attemptContext, carrier);
@@ -267,7 +272,7 @@ class CallTrace implements CallObserver {
   };
 
   /** Records an attempt's answer: its status, the service's request id, an error's type. */
-  #answered({ span, attributes }: OpenAttempt, response: Response): void {
+  #answered({ span, url, attributes }: OpenAttempt, response: Response): void {
     const { status } = response;
     this.#lastStatus = status;
     attributes['http.response.status_code'] = status;
@@ -275,6 +280,29 @@ class CallTrace implements CallObserver {
     const requestId = response.headers.get(HEADER_REQUEST_ID);
     if (requestId) span.setAttribute(REQUEST_ID_ATTRIBUTE, [requestId]);
     if (status >= 400) attributes['error.type'] = String(status);
+    if (!this.#deprecationNoted) {
+      const notice = parseDeprecation(response.headers, url);
+      if (notice) this.#noteDeprecation(notice);
+    }
+  }
+
+  /**
+   * The service's deprecation notice (docs/errors-and-retries.md), on the call span: once per
+   * call, as attributes a backend can query and an event at the answer that carried it.
+   */
+  #noteDeprecation(notice: DeprecationNotice): void {
+    this.#deprecationNoted = true;
+    const attributes: Attributes = {
+      [`${NS}.deprecation.deprecated`]: notice.deprecated,
+      ...(notice.deprecatedAt && {
+        [`${NS}.deprecation.date`]: notice.deprecatedAt.toISOString(),
+      }),
+      ...(notice.sunsetAt && { [`${NS}.deprecation.sunset`]: notice.sunsetAt.toISOString() }),
+      ...(notice.deprecationLink && { [`${NS}.deprecation.link`]: notice.deprecationLink }),
+      ...(notice.sunsetLink && { [`${NS}.deprecation.sunset_link`]: notice.sunsetLink }),
+    };
+    this.#span.setAttributes(attributes);
+    this.#span.addEvent('deprecation', attributes);
   }
 
   /** Ends the attempt under way, with the failure it ended with, if any. */

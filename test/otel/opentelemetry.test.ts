@@ -388,6 +388,28 @@ describe('openTelemetry(): the client', () => {
     expect(received.every((each) => each.traceparents.length === 1)).toBe(true);
   });
 
+  it('puts the service’s deprecation notice on the call span, as attributes and an event', async () => {
+    replies.push(() => ({
+      status: 200,
+      headers: {
+        deprecation: '@1767225600',
+        sunset: 'Wed, 30 Jun 2027 00:00:00 GMT',
+        link: '</docs/deprecations/users-get>; rel="deprecation"',
+      },
+      body: { data: { id: 'usr_1' } },
+    }));
+    await client({ logger: { debug() {}, info() {}, warn() {}, error() {} } }).users.get('usr_1');
+    const call = only(named('users.get'));
+    const expected = {
+      'employee_recognition.deprecation.deprecated': true,
+      'employee_recognition.deprecation.date': '2026-01-01T00:00:00.000Z',
+      'employee_recognition.deprecation.sunset': '2027-06-30T00:00:00.000Z',
+      'employee_recognition.deprecation.link': `${origin}/docs/deprecations/users-get`,
+    };
+    expect(call.attributes).toMatchObject(expected);
+    expect(call.events.find((event) => event.name === 'deprecation')?.attributes).toEqual(expected);
+  });
+
   it('names a raw request by its method', async () => {
     await client().get('/v1/users/usr_1');
     const call = only(ours().filter((span) => span.kind === SpanKind.INTERNAL));
