@@ -11,10 +11,10 @@ async function getReleaseLine(changeset) {
   return [`- ${first}`, ...more].join('\n');
 }
 
-/** The line the MCP package gets when it moves to a new SDK version. */
+/** The line the MCP package gets when it moves to a new SDK version (a "Changed" one). */
 async function getDependencyReleaseLine(_changesets, dependenciesUpdated) {
   return dependenciesUpdated
-    .map((dependency) => `- Depends on \`${dependency.name}\` ${dependency.newVersion}.`)
+    .map((dependency) => `- Changed: Depends on \`${dependency.name}\` ${dependency.newVersion}.`)
     .join('\n');
 }
 

@@ -76,10 +76,10 @@ function release(file, date) {
   const lines = readFileSync(file, 'utf8').split('\n');
   const block = takeChangesetsBlock(lines);
   if (!block) return undefined;
-  const rest = [lines[0], ...lines.slice(block.end)];
+  const rest = [lines[0], '', ...lines.slice(block.end)];
   // A changelog changesets has just created holds its package name as title and nothing else.
-  if (!rest.some((line) => /^## /.test(line))) rest.splice(0, rest.length, '# Changelog');
-  if (!rest.some((line) => line.startsWith('All notable changes'))) rest.splice(1, 0, '', INTRO);
+  if (!rest.some((line) => /^## /.test(line))) rest.splice(0, rest.length, '# Changelog', '');
+  if (!rest.some((line) => line.startsWith('All notable changes'))) rest.splice(2, 0, INTRO, '');
   const unreleased = readUnreleased(rest);
   const titles = [...new Set([...SECTIONS, ...unreleased.sections.keys()])];
   const body = titles.flatMap((title) => {
@@ -90,7 +90,8 @@ function release(file, date) {
     return entries.length ? [`### ${title}`, ...entries, ''] : [];
   });
   const section = ['## [Unreleased]', '', `## [${block.version}] - ${date}`, '', ...body];
-  if (unreleased.start >= 0) rest.splice(unreleased.start, unreleased.end - unreleased.start, ...section);
+  if (unreleased.start >= 0)
+    rest.splice(unreleased.start, unreleased.end - unreleased.start, ...section);
   else {
     const firstRelease = rest.findIndex((line) => /^## /.test(line));
     rest.splice(firstRelease < 0 ? rest.length : firstRelease, 0, '', ...section);
@@ -107,7 +108,9 @@ function main() {
   for (const folder of folders) {
     const file = join(root, folder, 'CHANGELOG.md');
     const version = release(file, today);
-    console.log(`${join(folder, 'CHANGELOG.md')}: ${version ? `${version} - ${today}` : 'no release'}`);
+    console.log(
+      `${join(folder, 'CHANGELOG.md')}: ${version ? `${version} - ${today}` : 'no release'}`,
+    );
   }
   // The version the SDK sends in its User-Agent (a test keeps the two equal).
   writeFileSync(
