@@ -198,10 +198,10 @@ function main() {
       );
     }
     console.error(
-      'api: the built declarations (dist/*.d.ts) are not what review/*.api.md records. If the change is\n' +
-        'meant, run `npm run api:update` (it builds, then rewrites the reports) and commit review/ with a\n' +
-        'CHANGELOG line;\n' +
-        'if not, undo the change to the public API. docs/versioning.md says what counts as breaking.',
+      'api: the built declarations (dist/*.d.ts) are not what review/*.api.md records.\n' +
+        'api: if the change is meant, run `npm run api:update` (it builds, then rewrites the reports)\n' +
+        'api: and commit review/ with a CHANGELOG line; if not, undo it. docs/versioning.md says\n' +
+        'api: what counts as breaking.',
     );
     return 1;
   } finally {
