@@ -10,10 +10,12 @@
 //   - any other line goes by its bump: major to "Breaking changes", minor to "Added", patch to "Fixed".
 // An empty `## [Unreleased]` stays on top for the next changes.
 //
-// Usage: node scripts/changelog.mjs [--date=YYYY-MM-DD]   (default: today, UTC)
+// Usage: node scripts/changelog.mjs [--date=YYYY-MM-DD] [--root=DIR]
+//   --date  the release date (default: today, UTC)
+//   --root  the repository to work on (default: this one; test/release/ uses a temporary copy)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { root } from './lib/build.mjs';
+import { join, resolve } from 'node:path';
+import { root as repository } from './lib/build.mjs';
 
 const BREAKING = 'Breaking changes (what to change in your code)';
 /** Keep a Changelog's sections, in its order, with the breaking changes first. */
@@ -94,15 +96,19 @@ function release(file, date) {
     rest.splice(unreleased.start, unreleased.end - unreleased.start, ...section);
   else {
     const firstRelease = rest.findIndex((line) => /^## /.test(line));
-    rest.splice(firstRelease < 0 ? rest.length : firstRelease, 0, '', ...section);
+    const at = firstRelease < 0 ? rest.length : firstRelease;
+    rest.splice(at, 0, ...(rest[at - 1]?.trim() === '' ? [] : ['']), ...section);
   }
   writeFileSync(file, `${trimBlank(rest).join('\n')}\n`);
   return block.version;
 }
 
 function main() {
-  const date = /--date=(\d{4}-\d{2}-\d{2})/.exec(process.argv.join(' '))?.[1];
-  const today = date ?? new Date().toISOString().slice(0, 10);
+  const option = (name) =>
+    process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const today = option('date') ?? new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`--date=${today}: not YYYY-MM-DD`);
+  const root = resolve(option('root') ?? repository);
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const folders = ['.', ...(manifest.workspaces ?? []).filter((folder) => folder !== '.')];
   for (const folder of folders) {
