@@ -29,8 +29,12 @@ export interface McpServerOptions {
   excludeTools?: readonly string[] | undefined;
 }
 
-/** Names in the options that no tool or resource has, or a write named without `allowWrites`. */
-export class ToolSelectionError extends Error {
+/**
+ * Names in the options that no tool or resource has, or a write named without `allowWrites`: a
+ * `ConfigurationError` of the SDK (so an `EmployeeRecognitionError`), whose `option` names the
+ * option at fault.
+ */
+export class ToolSelectionError extends ConfigurationError {
   override name = 'ToolSelectionError';
 }
 
@@ -53,6 +57,7 @@ export function selectTools(options: McpServerOptions = {}): Tool[] {
     const unknown = given?.filter((name) => !known.includes(name)) ?? [];
     if (unknown.length) {
       throw new ToolSelectionError(
+        option,
         `No ${option === 'resources' ? 'resource' : 'tool'} is named ${unknown.join(', ')}. Known: ${known.join(', ')}.`,
       );
     }
@@ -60,6 +65,7 @@ export function selectTools(options: McpServerOptions = {}): Tool[] {
   const writes = TOOLS.filter((tool) => tool.write && tools?.includes(tool.name));
   if (!allowWrites && writes.length) {
     throw new ToolSelectionError(
+      'tools',
       `${writes.map((tool) => tool.name).join(', ')} change data: allow writes (--allow-writes) to offer them.`,
     );
   }
