@@ -24,15 +24,7 @@
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
 //
 // Usage: node scripts/check-package.mjs [--keep]   (--keep leaves the temp project in place)
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installRuntimes } from './install-runtimes.mjs';
@@ -878,22 +870,22 @@ async function plainRequire(project) {
 }
 
 /**
- * The MCP package's range on the SDK holds the packed SDK: npm resolved it to the one SDK the
- * project installed from its tarball (`npm ls` reports a range it does not satisfy as invalid),
- * with no copy of its own under the MCP package.
+ * The MCP package's range on the SDK holds the packed SDK: the project has one SDK, the one from
+ * its tarball. A range the packed version misses would make npm fetch another SDK for the MCP
+ * package (a second copy under it) or fail, and `npm ls` exits non-zero on an invalid range.
  */
 async function mcpUsesPackedSdk(project) {
   const range = mcp.dependencies[pkg.name];
-  const result = await run('npm', ['ls', pkg.name, '--all', '--omit=dev'], {
+  // --parseable: the folder of every copy of the SDK in the project.
+  const result = await run('npm', ['ls', pkg.name, '--all', '--omit=dev', '--parseable'], {
     cwd: project,
     timeoutMs: 60_000,
   });
-  const lines = tail(result.output, 10).filter((line) => line.trim() !== '');
-  for (const line of lines) indent(line);
-  const nested = join(project, 'node_modules', ...mcp.name.split('/'), 'node_modules', pkg.name);
-  if (existsSync(nested))
-    return `${mcp.name} installed an SDK of its own: ${range} excludes ${pkg.version}`;
-  if (result.code !== 0 || lines.some((line) => /invalid|UNMET/.test(line))) {
+  const copies = tail(result.output, 10).filter((line) =>
+    line.includes(join('node_modules', pkg.name)),
+  );
+  for (const copy of copies) indent(copy);
+  if (copies.length !== 1 || result.code !== 0) {
     return `${mcp.name} wants ${pkg.name}@${range}, which the packed ${pkg.version} does not satisfy`;
   }
   return undefined;
