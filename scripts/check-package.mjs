@@ -16,7 +16,10 @@
 //   - ky installed as the package's dependency (`npm ls ky --omit=dev`), and the CommonJS main
 //     entry making a call under a plain `require()` with require(esm) off, so it needs its
 //     bundled copy of the ESM-only ky and no transform of node_modules;
-//   - publint --strict and attw (arethetypeswrong) on that same tarball;
+//   - the MCP package (packages/mcp) packed too and installed from its tarball into the same
+//     project: its dependency range on the SDK is satisfied by the packed SDK (one copy, no
+//     registry fetch of the SDK), and its entry serves the tools on a client of that SDK;
+//   - publint --strict and attw (arethetypeswrong) on both tarballs;
 //   - the bundle-size budgets of .size-limit.json (size-limit).
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
 //
@@ -31,6 +34,8 @@ import { killAll, run, seconds, stripAnsi } from './lib/process.mjs';
 const say = (line) => console.log(line);
 const indent = (line) => say(`    ${line}`);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const MCP_FOLDER = join(root, 'packages', 'mcp');
+const mcp = JSON.parse(readFileSync(join(MCP_FOLDER, 'package.json'), 'utf8'));
 
 /** The version of a dev dependency as installed here, so the consumer gets the same one. */
 const installedVersion = (name) =>
@@ -713,11 +718,12 @@ function tail(output, lines = 25) {
   return stripAnsi(output).trim().split('\n').slice(-lines);
 }
 
-async function pack(workDir) {
+/** `npm pack` of the package in `folder`; `needed` are files its tarball must hold. */
+async function pack(workDir, folder, needed) {
   const result = await run(
     'npm',
     ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir],
-    { cwd: root, timeoutMs: 120_000 },
+    { cwd: folder, timeoutMs: 120_000 },
   );
   if (result.code !== 0) throw new Error(`npm pack failed:\n${tail(result.output).join('\n')}`);
   const json = result.output.slice(result.output.indexOf('['));
@@ -725,14 +731,8 @@ async function pack(workDir) {
   const files = info.files.map((file) => file.path);
   const stray = files.filter((file) => /^(src|test|scripts|bench|examples)\//.test(file));
   if (stray.length) throw new Error(`the tarball holds files it should not: ${stray.join(', ')}`);
-  for (const needed of [
-    'package.json',
-    'dist/index.js',
-    'dist/index.cjs',
-    'dist/index.d.ts',
-    'openapi.json',
-  ]) {
-    if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
+  for (const file of ['package.json', ...needed]) {
+    if (!files.includes(file)) throw new Error(`the tarball lacks ${file}`);
   }
   indent(
     `${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} KiB packed, ${(info.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
@@ -740,7 +740,7 @@ async function pack(workDir) {
   return join(workDir, info.filename);
 }
 
-async function installConsumer(workDir, tarball) {
+async function installConsumer(workDir, tarball, mcpTarball) {
   const project = join(workDir, 'consumer');
   mkdirSync(project, { recursive: true });
   writeFileSync(
@@ -762,7 +762,7 @@ async function installConsumer(workDir, tarball) {
     ].map((name) => `${name}@${installedVersion(name)}`),
     JEST,
   ];
-  indent(`npm install ${pkg.name} (tarball) ${extras.join(' ')}`);
+  indent(`npm install ${pkg.name} ${mcp.name} (tarballs) ${extras.join(' ')}`);
   const result = await run(
     'npm',
     [
@@ -772,6 +772,7 @@ async function installConsumer(workDir, tarball) {
       '--prefer-offline',
       '--ignore-scripts',
       tarball,
+      mcpTarball,
       ...extras,
     ],
     { cwd: project, timeoutMs: 5 * 60_000 },
@@ -812,13 +813,17 @@ async function publint(tarball) {
   return result.code === 0 ? undefined : `publint exited with ${result.code}`;
 }
 
-async function attw(tarball) {
+async function attw(tarball, ...options) {
   const bin = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
-  const result = await run(process.execPath, [bin, tarball, '--format', 'table-flipped'], {
-    cwd: root,
-    timeoutMs: 180_000,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
+  const result = await run(
+    process.execPath,
+    [bin, tarball, '--format', 'table-flipped', ...options],
+    {
+      cwd: root,
+      timeoutMs: 180_000,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    },
+  );
   for (const line of tail(result.output, 20)) if (line.trim()) indent(line);
   return result.code === 0 ? undefined : `attw exited with ${result.code}`;
 }
@@ -889,6 +894,46 @@ async function plainRequire(project) {
   return result.code === 0 ? undefined : `exit code ${result.code}`;
 }
 
+/**
+ * The MCP package's range on the SDK holds the packed SDK: the project has one SDK, the one from
+ * its tarball. A range the packed version misses would make npm fetch another SDK for the MCP
+ * package (a second copy under it) or fail, and `npm ls` exits non-zero on an invalid range.
+ */
+async function mcpUsesPackedSdk(project) {
+  const range = mcp.dependencies[pkg.name];
+  // --parseable: the folder of every copy of the SDK in the project.
+  const result = await run('npm', ['ls', pkg.name, '--all', '--omit=dev', '--parseable'], {
+    cwd: project,
+    timeoutMs: 60_000,
+  });
+  const copies = tail(result.output, 10).filter((line) =>
+    line.includes(join('node_modules', pkg.name)),
+  );
+  for (const copy of copies) indent(copy);
+  if (copies.length !== 1 || result.code !== 0) {
+    return `${mcp.name} wants ${pkg.name}@${range}, which the packed ${pkg.version} does not satisfy`;
+  }
+  return undefined;
+}
+
+/** The MCP package's entry, from its tarball, serving the tools on a client of the packed SDK. */
+const MCP_PROGRAM = `import { Client } from '@employee-recognition/sdk';
+import { createMcpServer, ToolSelectionError } from '@employee-recognition/mcp';
+import { startMockServer } from '@employee-recognition/sdk/testing';
+
+const server = await startMockServer();
+try {
+  const client = new Client({ apiKey: server.api.testKey, baseUrl: server.url });
+  const mcp = createMcpServer(client, { allowWrites: true });
+  if (typeof mcp.connect !== 'function') throw new Error('createMcpServer gave no MCP server');
+  if (typeof ToolSelectionError !== 'function') throw new Error('ToolSelectionError is missing');
+  await mcp.close();
+  console.log('${mcp.name} from its tarball on node ' + process.versions.node + ': createMcpServer ok');
+} finally {
+  await server.close();
+}
+`;
+
 /** `npm ls ky --omit=dev`: ky is what a customer's install holds as the SDK's dependency. */
 async function installedKy(project) {
   const result = await run('npm', ['ls', 'ky', '--omit=dev'], { cwd: project, timeoutMs: 60_000 });
@@ -942,15 +987,33 @@ async function main() {
 
     let tarball;
     await check('npm pack', async () => {
-      tarball = await pack(workDir);
+      tarball = await pack(workDir, root, [
+        'dist/index.js',
+        'dist/index.cjs',
+        'dist/index.d.ts',
+        'openapi.json',
+      ]);
+    });
+    let mcpTarball;
+    await check(`npm pack ${mcp.name}`, async () => {
+      mcpTarball = await pack(workDir, MCP_FOLDER, [
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/cli.js',
+      ]);
     });
     let project;
-    if (tarball) {
-      await check('install into a fresh project', async () => {
-        project = await installConsumer(workDir, tarball);
+    if (tarball && mcpTarball) {
+      await check('install both into a fresh project', async () => {
+        project = await installConsumer(workDir, tarball, mcpTarball);
       });
     }
     if (project) {
+      await check(`${mcp.name} range on the packed SDK`, () => mcpUsesPackedSdk(project));
+      await check(`${mcp.name} entry from its tarball`, () => {
+        writeFileSync(join(project, 'mcp.mjs'), MCP_PROGRAM);
+        return runProgram(process.execPath, project, 'mcp.mjs');
+      });
       await check('no zod, ky or oauth4webapi types in dist/*.d.ts, *.d.cts', () =>
         declarationsOwnTypes(project),
       );
@@ -965,6 +1028,11 @@ async function main() {
     }
     if (tarball) await check('publint --strict', () => publint(tarball));
     if (tarball) await check('attw', () => attw(tarball));
+    if (mcpTarball) await check(`publint --strict ${mcp.name}`, () => publint(mcpTarball));
+    // ESM only, as its package.json says: no CommonJS or node10 resolution to check.
+    if (mcpTarball) {
+      await check(`attw ${mcp.name}`, () => attw(mcpTarball, '--profile', 'esm-only'));
+    }
     await check('size budget (size-limit)', runSizeBudget);
   } finally {
     if (keep) say(`kept ${workDir}`);

@@ -48,8 +48,12 @@ export interface ToolCallObserver {
   end(outcome: { error?: unknown; isError?: boolean | undefined }): void;
 }
 
-/** Names in the options that no tool or resource has, or a write named without `allowWrites`. */
-export class ToolSelectionError extends Error {
+/**
+ * Names in the options that no tool or resource has, or a write named without `allowWrites`: a
+ * `ConfigurationError` of the SDK (so an `EmployeeRecognitionError`), whose `option` names the
+ * option at fault.
+ */
+export class ToolSelectionError extends ConfigurationError {
   override name = 'ToolSelectionError';
 }
 
@@ -72,6 +76,7 @@ export function selectTools(options: McpServerOptions = {}): Tool[] {
     const unknown = given?.filter((name) => !known.includes(name)) ?? [];
     if (unknown.length) {
       throw new ToolSelectionError(
+        option,
         `No ${option === 'resources' ? 'resource' : 'tool'} is named ${unknown.join(', ')}. Known: ${known.join(', ')}.`,
       );
     }
@@ -79,6 +84,7 @@ export function selectTools(options: McpServerOptions = {}): Tool[] {
   const writes = TOOLS.filter((tool) => tool.write && tools?.includes(tool.name));
   if (!allowWrites && writes.length) {
     throw new ToolSelectionError(
+      'tools',
       `${writes.map((tool) => tool.name).join(', ')} change data: allow writes (--allow-writes) to offer them.`,
     );
   }

@@ -1,6 +1,11 @@
 // createMcpServer as an app embeds it, driven by the official MCP client over the SDK's in-memory
 // transport, against the mock server. The bin and its transports: bin.test.ts.
-import { Client, type ClientOptions } from '@employee-recognition/sdk';
+import {
+  Client,
+  type ClientOptions,
+  ConfigurationError,
+  EmployeeRecognitionError,
+} from '@employee-recognition/sdk';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -123,6 +128,30 @@ describe('which tools are offered', () => {
     expect(() => createMcpServer(client, { tools: ['recognitions_create'] })).toThrow(
       /recognitions_create change data/,
     );
+  });
+
+  it('refuses a selection with a ConfigurationError of the SDK that names the option', () => {
+    const client = new Client({ apiKey: mock.api.testKey });
+    const refusal = (options: McpServerOptions) => {
+      try {
+        createMcpServer(client, options);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('the selection was accepted');
+    };
+    for (const [options, option] of [
+      [{ tools: ['recognitions_lst'] }, 'tools'],
+      [{ excludeTools: ['users_lst'] }, 'excludeTools'],
+      [{ resources: ['kudos'] }, 'resources'],
+      [{ tools: ['recognitions_create'] }, 'tools'],
+    ] as const) {
+      const error = refusal(options);
+      expect(error).toBeInstanceOf(ToolSelectionError);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toBeInstanceOf(EmployeeRecognitionError);
+      expect(error).toMatchObject({ name: 'ToolSelectionError', option });
+    }
   });
 
   it('does not run a tool it does not offer: a protocol error, as for an unknown tool', async () => {
