@@ -45,6 +45,7 @@ export type { PageParams, PageResponse, Pagination } from './core/pagination.js'
 export { Page, PagePromise } from './core/pagination.js';
 export type { QueryValue } from './internal/exchange.js';
 export type { PageBody } from './internal/wire.js';
+export type { Scope } from './contract.js';
 export type { DataResponse } from './core/resource.js';
 export { Analytics, type AnalyticsSummary } from './resources/analytics.js';
 export { type Budget, Budgets } from './resources/budgets.js';

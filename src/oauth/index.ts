@@ -14,3 +14,4 @@ export {
   type TokenCache,
 } from './client-credentials.js';
 export { OAuthError } from '../core/errors.js';
+export type { Scope } from '../contract.js';

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export type { RateLimitTier } from '../contract.js';
+export type { RateLimitTier, Scope } from '../contract.js';
 export type { MockKey } from './auth.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';

@@ -40,6 +40,7 @@ export {
   createNodeMiddleware,
   createWebMiddleware,
   type ExecutionContextLike,
+  type MiddlewareOptions,
   type NodeMiddlewareOptions,
   type NodeRequestLike,
   type NodeResponseLike,

@@ -12,7 +12,7 @@ import type { WebhookRequestHeaders } from './verify.js';
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Options of both adapters. */
-interface MiddlewareOptions {
+export interface MiddlewareOptions {
   /**
    * Only requests for this path are deliveries; others get 404 (or, in the Node handler, go on
    * to `next`). Default: every request, as when the handler is mounted on its own route.
