@@ -172,24 +172,24 @@ function readLinks(
   let target: string | undefined;
   let rel: string | undefined;
   let links = 0;
-  const take = () => {
-    const rels =
-      rel
-        ?.replace(/\\(.)/g, '$1')
-        .toLowerCase()
-        .split(/[\s"]+/) ?? [];
-    const url = target === undefined || !rel ? undefined : linkUrl(target, base);
-    if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
-    if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
-    target = rel = undefined;
-    return ++links < 64;
-  };
-  for (const [token, uri, relValue] of value?.slice(0, 16 * 1024).matchAll(LINK_TOKEN) ?? []) {
-    if (token === ',' && !take()) return;
+  // A comma after the last link ends it as it ends the others.
+  for (const [token, uri, relValue] of `${(value ?? '').slice(0, 16 * 1024)},`.matchAll(
+    LINK_TOKEN,
+  )) {
     target ??= uri;
     rel ??= relValue;
+    if (token === ',') {
+      const rels = rel
+        ?.replace(/\\(.)/g, '$1')
+        .toLowerCase()
+        .split(/[\s"]+/);
+      const url = target !== undefined && rels && linkUrl(target, base);
+      if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
+      if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
+      if (++links > 63) return;
+      target = rel = undefined;
+    }
   }
-  take();
 }
 
 /** A link's absolute http(s) URL without user info, at most 2,048 characters, or undefined. */
