@@ -114,8 +114,9 @@ function readDate(
           .map((member) => parse(member.trim()))
           .filter((time) => time !== undefined)
       : [];
-  const dates = new Set(times.filter((time) => time === time));
-  return [times.length > 0, dates.size === 1 ? new Date(...dates) : undefined];
+  // NaN (a member without a date) is the one value unequal to itself.
+  const [date, ...others] = new Set(times.filter((time) => time === time));
+  return [times.length > 0, date !== undefined && !others.length ? new Date(date) : undefined];
 }
 
 /**
