@@ -41,8 +41,9 @@ const MAX_WARNED = 256;
  * One token of a `Link` value (RFC 8288 §3), in a single forward pass: a `<uri>` (an unclosed `<`
  * runs to the end), a `rel` parameter with its quoted or token value, a quoted string elsewhere
  * (an unclosed quote runs to the end, as quoted-string says), a comma between links, or any other
- * run of text. Each alternative starts on a different character and none can fail once started,
- * so no text is scanned twice.
+ * run of text. The alternatives start on different characters, and only the `rel` one can fail
+ * once started, over the spaces after a `;` that the next token then takes: each character is read
+ * at most twice.
  */
 const LINK_TOKEN =
   /<([^>]*)>?|;\s*rel\s*=\s*("(?:[^"\\]|\\.)*"?|[^\s;,"]*)|"(?:[^"\\]|\\.)*"?|,|[^<",;]+|;/gi;
@@ -135,10 +136,10 @@ function httpDate(value: string, now: number): number | undefined {
     );
   if (!fields) return undefined;
   const [, day, month, year, hours, minutes, seconds] = fields as unknown as string[];
-  // RFC 9110: a two-digit year more than 50 years ahead is the latest such year in the past.
-  const centuryAhead = new Date(now).getUTCFullYear() + 50 - +year!;
+  // RFC 9110: a two-digit year is the latest year ending in those digits at most 50 years ahead.
+  const latest = new Date(now).getUTCFullYear() + 50;
   const ms = Date.UTC(
-    year!.length > 2 ? +year! : +year! + centuryAhead - (centuryAhead % 100),
+    year!.length > 2 ? +year! : latest - ((latest - +year!) % 100),
     'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf(month!.toLowerCase()) / 3,
     +day!,
     +hours!,
@@ -149,7 +150,10 @@ function httpDate(value: string, now: number): number | undefined {
   return new Date(ms).getUTCDate() === +day! ? inRange(ms) : undefined;
 }
 
-/** `ms` when it is a date a notice may hold: none before the web (an epoch of 0 is garbage, not 1970), none past the four-digit years an HTTP-date can write. */
+/**
+ * `ms` when it is a date a notice may hold (1990 to 9999), or undefined: none before the web (an
+ * epoch of 0 is garbage, not 1970), none past the four-digit years an HTTP-date can write.
+ */
 function inRange(ms: number): number | undefined {
   return ms >= 631152e6 && ms < 2534023008e5 ? ms : undefined;
 }
