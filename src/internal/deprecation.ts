@@ -2,7 +2,8 @@
  * The service's deprecation notices, read from any answer without trusting them: `Deprecation`
  * (RFC 9745), `Sunset` (RFC 8594) and `Link` (RFC 8288) with `rel="deprecation"` or
  * `rel="sunset"`. Pure functions that import nothing of the core, so the transport and a tracer
- * read the same notice from an answer's headers. Written small: it is in every client's bundle.
+ * read the same notice from an answer's headers. Written small (it is in every client's bundle:
+ * docs/benchmarks.md, Size), so each check is the shortest that holds the invariants below.
  *
  * Every scan is bounded and linear: values are cut or refused at a fixed length, no pattern can
  * backtrack over server text, and every loop moves forward. A value that says nothing usable gives
@@ -33,23 +34,19 @@ export interface DeprecationNotice {
   sunsetLink?: string | undefined;
 }
 
-// The dates a notice may hold: none before the web (an epoch of 0 is garbage, not 1970), none
-// past the four-digit years an HTTP-date can write.
-const MIN_DATE_MS = Date.UTC(1990, 0, 1);
-const MAX_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 /** Operations a client remembers having warned about; raw requests' paths could grow it forever. */
 const MAX_WARNED = 256;
 
-const MONTH = '(?<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
-const TIME = '(?<hours>\\d\\d):(?<minutes>\\d\\d):(?<seconds>\\d\\d)';
-// RFC 9110 §5.6.7: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and the obsolete RFC 850
-// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms.
-const HTTP_DATES = [
-  `^[a-z]{3,9}, (?<day>\\d\\d)[ -]${MONTH}[ -](?<year>\\d\\d|\\d{4}) ${TIME} GMT$`,
-  `^[a-z]{3} ${MONTH} (?<day>[ \\d]\\d) ${TIME} (?<year>\\d{4})$`,
-].map((source) => new RegExp(source, 'i'));
-// Link (RFC 8288 §3): one parameter, `; name`, then a token or a quoted string as its value.
-const LINK_PARAM = /;\s*([\w!#$%&'*+.^`|~-]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]*)))?/g;
+/**
+ * One token of a `Link` value (RFC 8288 §3), in a single forward pass: a `<uri>` (an unclosed `<`
+ * runs to the end), a `rel` parameter with its quoted or token value, a quoted string elsewhere
+ * (an unclosed quote runs to the end, as quoted-string says), a comma between links, or any other
+ * run of text. The alternatives start on different characters, and only the `rel` one can fail
+ * once started, over the spaces after a `;` that the next token then takes: each character is read
+ * at most twice.
+ */
+const LINK_TOKEN =
+  /<([^>]*)>?|;\s*rel\s*=\s*("(?:[^"\\]|\\.)*"?|[^\s;,"]*)|"(?:[^"\\]|\\.)*"?|,|[^<",;]+|;/gi;
 
 /**
  * The notice an answer's headers carry, or undefined when it carries none (no usable
@@ -61,20 +58,17 @@ export function parseDeprecation(
   base?: string,
   now = Date.now(),
 ): DeprecationNotice | undefined {
-  let deprecated = false;
-  const deprecatedAt = readDate(headers.get(HEADER_DEPRECATION), (member) => {
-    // RFC 9745: a Structured Field Date, `@` and whole seconds; before it, `true` or an HTTP-date.
-    const seconds = /^@(-?\d{1,15})(?:;.*)?$/.exec(member)?.[1];
-    const legacy = /^(?:true|\?1)$/i.test(member);
-    const date = seconds
-      ? inRange(Number(seconds) * 1000)
-      : legacy
-        ? undefined
+  // RFC 9745: a Structured Field Date, `@` and whole seconds (an out-of-range one says deprecated,
+  // with no date); before it, `true` (or `?1`) or an HTTP-date.
+  const [deprecated, deprecatedAt] = readDate(headers.get(HEADER_DEPRECATION), (member) => {
+    const seconds = /^@(-?\d{1,15})(;.*)?$/.exec(member)?.[1];
+    return seconds
+      ? inRange(+seconds * 1000) || NaN
+      : /^(true|\?1)$/i.test(member)
+        ? NaN
         : httpDate(member, now);
-    deprecated ||= seconds !== undefined || legacy || date !== undefined;
-    return date;
   });
-  const sunsetAt = readDate(headers.get(HEADER_SUNSET), (member) => httpDate(member, now));
+  const sunsetAt = readDate(headers.get(HEADER_SUNSET), (member) => httpDate(member, now))[1];
   if (!deprecated && !sunsetAt) return undefined;
   const notice: DeprecationNotice = { deprecated };
   if (deprecatedAt) notice.deprecatedAt = deprecatedAt;
@@ -104,59 +98,64 @@ export function warnOnce(
 }
 
 /**
- * The one date a header gives: its members (a header sent twice arrives comma-joined; an
- * HTTP-date's own comma, before ` 06 Nov`, does not split) read by `parse`, and the date when
- * they agree; undefined when none parses, they differ, or the value is too long to be a date.
+ * Whether a header said anything `parse` recognises, and the one date it gives. Its members (a
+ * header sent twice arrives comma-joined; an HTTP-date's own comma, before ` 06 Nov`, does not
+ * split) are read by `parse`: a time in milliseconds, NaN for a member recognised without a usable
+ * date, undefined for one it does not recognise. The date is there when the members' dates agree;
+ * a value too long to be a date says nothing.
  */
 function readDate(
   value: string | null,
-  parse: (member: string) => Date | undefined,
-): Date | undefined {
-  if (value === null || value.length > 1024) return undefined;
-  let date: Date | undefined;
-  let conflict = false;
-  for (const member of value.split(/,(?! ?\d\d[ -])/)) {
-    const parsed = parse(member.trim());
-    if (parsed && date && +parsed !== +date) conflict = true;
-    date ??= parsed;
-  }
-  return conflict ? undefined : date;
+  parse: (member: string) => number | undefined,
+): [boolean, Date | undefined] {
+  const times =
+    value && value.length <= 1024
+      ? value
+          .split(/,(?! ?\d\d[ -])/)
+          .map((member) => parse(member.trim()))
+          .filter((time) => time !== undefined)
+      : [];
+  // NaN (a member without a date) is the one value unequal to itself.
+  const [date, ...others] = new Set(times.filter((time) => time === time));
+  return [times.length > 0, date !== undefined && !others.length ? new Date(date) : undefined];
 }
 
-/** An HTTP-date in any of its three forms, checked field by field (no Feb 30, no hour 24). */
-function httpDate(value: string, now: number): Date | undefined {
+/**
+ * An HTTP-date (RFC 9110 §5.6.7) in milliseconds, or undefined. A recipient must accept all three
+ * forms: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`)
+ * and asctime (`Sun Nov  6 08:49:37 1994`, turned into the first form here). Fields are read by one
+ * anchored pattern over at most 40 characters, not by `Date.parse`, which takes other forms and
+ * time zones too and reads a two-digit year or a zoneless asctime date differently on each
+ * runtime. A day the month does not have (Feb 30) is refused, not rolled over.
+ */
+function httpDate(value: string, now: number): number | undefined {
   const fields =
-    value.length > 40
-      ? undefined
-      : HTTP_DATES.map((form) => form.exec(value)).find(Boolean)?.groups;
+    value.length <= 40 &&
+    /^[a-z]{3,9}, ?([ \d]?\d)[ -](jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[ -](\d\d|[1-9]\d{3}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60) gmt$/i.exec(
+      value.replace(/^(\w{3}) (\w{3}) ( ?\d+) (\S+) (\d{4})$/, '$1, $3 $2 $5 $4 GMT'),
+    );
   if (!fields) return undefined;
-  const { day, month, year, hours, minutes, seconds } = fields as Record<string, string> & {
-    year: string;
-    month: string;
-  };
-  let fullYear = Number(year);
-  if (year.length === 2) {
-    // RFC 9110: a two-digit year more than 50 years ahead is the latest such year in the past.
-    const thisYear = new Date(now).getUTCFullYear();
-    fullYear += thisYear - (thisYear % 100);
-    if (fullYear > thisYear + 50) fullYear -= 100;
-  }
-  // A leap second (`:60`) counts as the second before it.
-  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 60) return undefined;
+  const [, day, month, year, hours, minutes, seconds] = fields as unknown as string[];
+  // RFC 9110: a two-digit year is the latest year ending in those digits at most 50 years ahead.
+  const latest = new Date(now).getUTCFullYear() + 50;
   const ms = Date.UTC(
-    fullYear,
-    'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf(month.toLowerCase()) / 3,
-    Number(day),
-    Number(hours),
-    Number(minutes),
-    Math.min(Number(seconds), 59),
+    year!.length > 2 ? +year! : latest - ((latest - +year!) % 100),
+    'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf(month!.toLowerCase()) / 3,
+    +day!,
+    +hours!,
+    +minutes!,
+    // A leap second (`:60`) counts as the second before it.
+    Math.min(+seconds!, 59),
   );
-  // Date.UTC rolls Feb 30 over into March: a day the month does not have is garbage.
-  return new Date(ms).getUTCDate() === Number(day) ? inRange(ms) : undefined;
+  return new Date(ms).getUTCDate() === +day! ? inRange(ms) : undefined;
 }
 
-function inRange(ms: number): Date | undefined {
-  return ms >= MIN_DATE_MS && ms <= MAX_DATE_MS ? new Date(ms) : undefined;
+/**
+ * `ms` when it is a date a notice may hold (1990 to 9999), or undefined: none before the web (an
+ * epoch of 0 is garbage, not 1970), none past the four-digit years an HTTP-date can write.
+ */
+function inRange(ms: number): number | undefined {
+  return ms >= 631152e6 && ms < 2534023008e5 ? ms : undefined;
 }
 
 /** An ISO 8601 date without milliseconds (`2027-06-30T00:00:00Z`), or `not given`. */
@@ -166,44 +165,42 @@ function isoDate(date: Date | undefined): string {
 
 /**
  * Puts the first `rel="deprecation"` and `rel="sunset"` links of a `Link` value (its first 16 KB,
- * 64 links at most) on `notice`. Each link is `<uri>` then parameters up to the next comma outside
- * a quoted string; `rel` (its first occurrence) is a space-separated list read case-insensitively.
- * A link without `<…>` is skipped; a `<` without its `>` ends the scan.
+ * 64 links at most) on `notice`, in one pass of LINK_TOKEN. A link is its first `<uri>` and its
+ * first `rel`, a space-separated list read case-insensitively, up to the next comma outside `<…>`
+ * and quotes; a link without both is skipped.
  */
 function readLinks(
   value: string | null,
   base: string | undefined,
   notice: DeprecationNotice,
 ): void {
-  const text = value?.slice(0, 16 * 1024) ?? '';
-  let position = 0;
-  for (let count = 0; count < 64; count++) {
-    const open = text.indexOf('<', position);
-    const close = open === -1 ? -1 : text.indexOf('>', open);
-    if (close === -1) return;
-    let end = close + 1;
-    for (let quoted = false; end < text.length && (quoted || text[end] !== ','); end++) {
-      if (text[end] === '"') quoted = !quoted;
-      else if (quoted && text[end] === '\\') end++;
+  let target: string | undefined;
+  let rel: string | undefined;
+  let links = 0;
+  // A comma after the last link ends it as it ends the others.
+  for (const [token, uri, relValue] of `${(value ?? '').slice(0, 16 * 1024)},`.matchAll(
+    LINK_TOKEN,
+  )) {
+    target ??= uri;
+    rel ??= relValue;
+    if (token === ',') {
+      const rels = rel
+        ?.replace(/\\(.)/g, '$1')
+        .toLowerCase()
+        .split(/[\s"]+/);
+      const url = target !== undefined && rels && linkUrl(target, base);
+      if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
+      if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
+      if (++links > 63) return;
+      target = rel = undefined;
     }
-    let rel: string | undefined;
-    for (const [, name, quotedValue, token] of text.slice(close + 1, end).matchAll(LINK_PARAM)) {
-      if (name!.toLowerCase() === 'rel') {
-        rel ??= quotedValue?.replace(/\\(.)/g, '$1') ?? token;
-      }
-    }
-    const rels = rel?.toLowerCase().split(/\s+/) ?? [];
-    const url = rels.length ? linkUrl(text.slice(open + 1, close), base) : undefined;
-    if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
-    if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
-    position = end + 1;
   }
 }
 
 /** A link's absolute http(s) URL without user info, at most 2,048 characters, or undefined. */
 function linkUrl(target: string, base: string | undefined): string | undefined {
   try {
-    const url = new URL(target.trim(), base);
+    const url = new URL(target, base);
     url.username = url.password = '';
     return /^https?:$/.test(url.protocol) && url.href.length <= 2048 ? url.href : undefined;
   } catch {

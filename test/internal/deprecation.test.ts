@@ -106,6 +106,8 @@ describe('parseDeprecation: the Sunset header', () => {
     'Wed, 30 Jun 2027 23:60:00 GMT',
     'Thu, 01 Jan 1970 00:00:00 GMT',
     'Wed, 30 Jun 0027 23:59:59 GMT',
+    'Wed, 30 Jun 0095 23:59:59 GMT',
+    'Wed Jun 30 23:59:59 0095',
     'Wed, 30 Jun 2027 23:59:59 PST',
     'Wed, 30 Jun 2027 23:59:59 GMT, Thu, 01 Jul 2027 23:59:59 GMT',
     '2027-06-30',
