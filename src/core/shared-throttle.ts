@@ -5,6 +5,7 @@
  */
 import type { Log } from './logger.js';
 import { ConfigurationError, type PacingStore, PACER } from './config.js';
+import { aborts } from '../internal/abort.js';
 import { parseRateLimit, MAX_WAIT_MS } from '../internal/headers.js';
 import {
   type AcquireOptions,
@@ -122,14 +123,14 @@ export class SharedThrottle implements Pacer {
         reject,
         onAbort:
           signal &&
-          (() => {
-            this.#settle(waiter, signal.reason);
+          ((reason) => {
+            this.#settle(waiter, reason);
             this.#wake?.();
           }),
         notified: false,
         settled: false,
       };
-      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      if (waiter.onAbort) aborts.follow(signal!, waiter.onAbort);
       this.#queue.push(waiter);
       void this.#pump();
     });
@@ -292,7 +293,7 @@ export class SharedThrottle implements Pacer {
 
   #detach(waiter: Waiter): void {
     waiter.settled = true;
-    if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.onAbort) aborts.leave(waiter.options.signal!, waiter.onAbort);
   }
 
   #settle(waiter: Waiter, error?: unknown): void {

@@ -1,3 +1,4 @@
+import { aborts } from '../internal/abort.js';
 import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
 import { type ClientConfig, PACER, pacingIdentity } from './config.js';
 import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
@@ -54,7 +55,8 @@ export interface Waiter {
   readonly options: AcquireOptions;
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
-  readonly onAbort: (() => void) | undefined;
+  /** Takes the waiter out of the queue at the caller's abort, with its reason (a relay's follower). */
+  readonly onAbort: ((reason: unknown) => void) | undefined;
   /** Told about the window it waits for. */
   notified: boolean;
   settled: boolean;
@@ -119,14 +121,14 @@ export class Throttle implements Pacer {
         reject,
         onAbort:
           signal &&
-          (() => {
-            this.#settle(waiter, signal.reason);
+          ((reason) => {
+            this.#settle(waiter, reason);
             this.#compact();
           }),
         notified: false,
         settled: false,
       };
-      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      if (waiter.onAbort) aborts.follow(signal!, waiter.onAbort);
       this.#queue.push(waiter);
       if (!this.#judge(waiter, Date.now())) {
         this.#compact();
@@ -266,7 +268,7 @@ export class Throttle implements Pacer {
   #settle(waiter: Waiter, error?: unknown): void {
     if (waiter.settled) return;
     waiter.settled = true;
-    if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.onAbort) aborts.leave(waiter.options.signal!, waiter.onAbort);
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }
