@@ -456,7 +456,12 @@ class Call {
     });
     this.#logAttempt(response, durationMs, text);
     if (response.ok) {
-      this.#result = { response, body: parseBody(response, text), deprecation };
+      this.#result = {
+        response,
+        body: parseBody(response, text),
+        request: this.#request,
+        deprecation,
+      };
       return;
     }
     const error = errorFromResponse(

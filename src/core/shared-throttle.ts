@@ -5,7 +5,7 @@
  */
 import type { Log } from './logger.js';
 import { ConfigurationError, type PacingStore, PACER } from './config.js';
-import { aborts } from '../internal/abort.js';
+import { aborts, type Follower } from '../internal/abort.js';
 import { parseRateLimit, MAX_WAIT_MS } from '../internal/headers.js';
 import {
   type AcquireOptions,
@@ -121,7 +121,7 @@ export class SharedThrottle implements Pacer {
         options,
         resolve,
         reject,
-        onAbort:
+        abort:
           signal &&
           ((reason) => {
             this.#settle(waiter, reason);
@@ -130,7 +130,7 @@ export class SharedThrottle implements Pacer {
         notified: false,
         settled: false,
       };
-      if (waiter.onAbort) aborts.follow(signal!, waiter.onAbort);
+      if (signal) aborts.follow(signal, waiter as Follower);
       this.#queue.push(waiter);
       void this.#pump();
     });
@@ -293,7 +293,7 @@ export class SharedThrottle implements Pacer {
 
   #detach(waiter: Waiter): void {
     waiter.settled = true;
-    if (waiter.onAbort) aborts.leave(waiter.options.signal!, waiter.onAbort);
+    if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
   }
 
   #settle(waiter: Waiter, error?: unknown): void {

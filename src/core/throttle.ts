@@ -1,4 +1,4 @@
-import { aborts } from '../internal/abort.js';
+import { aborts, type Follower } from '../internal/abort.js';
 import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
 import { type ClientConfig, PACER, pacingIdentity } from './config.js';
 import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
@@ -55,8 +55,11 @@ export interface Waiter {
   readonly options: AcquireOptions;
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
-  /** Takes the waiter out of the queue at the caller's abort, with its reason (a relay's follower). */
-  readonly onAbort: ((reason: unknown) => void) | undefined;
+  /**
+   * With a signal: takes the waiter out of the queue at the caller's abort, with its reason; the
+   * waiter is then the relay's follower (internal/abort.ts).
+   */
+  readonly abort: ((reason: unknown) => void) | undefined;
   /** Told about the window it waits for. */
   notified: boolean;
   settled: boolean;
@@ -119,7 +122,7 @@ export class Throttle implements Pacer {
         options,
         resolve,
         reject,
-        onAbort:
+        abort:
           signal &&
           ((reason) => {
             this.#settle(waiter, reason);
@@ -128,7 +131,7 @@ export class Throttle implements Pacer {
         notified: false,
         settled: false,
       };
-      if (waiter.onAbort) aborts.follow(signal!, waiter.onAbort);
+      if (signal) aborts.follow(signal, waiter as Follower);
       this.#queue.push(waiter);
       if (!this.#judge(waiter, Date.now())) {
         this.#compact();
@@ -268,7 +271,7 @@ export class Throttle implements Pacer {
   #settle(waiter: Waiter, error?: unknown): void {
     if (waiter.settled) return;
     waiter.settled = true;
-    if (waiter.onAbort) aborts.leave(waiter.options.signal!, waiter.onAbort);
+    if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }

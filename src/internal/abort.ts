@@ -1,8 +1,10 @@
 /**
  * What a relay aborts with the caller's reason: a controller of the SDK's (a call's own signal),
- * or a function (a call waiting in the rate-limit queue, which needs no signal of its own).
+ * or a call waiting in the rate-limit queue, which needs no signal of its own.
  */
-export type Follower = AbortController | ((reason: unknown) => void);
+export interface Follower {
+  abort(reason: unknown): void;
+}
 
 /**
  * The caller's abort, relayed to what the SDK waits on for each call. However many calls share
@@ -22,7 +24,7 @@ export class AbortRelay {
   follow<F extends Follower>(source: AbortSignal, follower: F): F;
   follow(source: AbortSignal, follower: Follower = new AbortController()): Follower {
     if (source.aborted) {
-      relay(follower, source.reason);
+      follower.abort(source.reason);
       return follower;
     }
     let followers = this.#followers.get(source);
@@ -30,7 +32,7 @@ export class AbortRelay {
       const all = new Set<Follower>();
       const onAbort = () => {
         this.#followers.delete(source);
-        for (const each of all) relay(each, source.reason);
+        for (const each of all) each.abort(source.reason);
       };
       followers = { all, onAbort };
       this.#followers.set(source, followers);
@@ -60,9 +62,4 @@ export const aborts = new AbortRelay();
 interface Followers {
   all: Set<Follower>;
   onAbort: () => void;
-}
-
-function relay(follower: Follower, reason: unknown): void {
-  if (typeof follower === 'function') follower(reason);
-  else follower.abort(reason);
 }
