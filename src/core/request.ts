@@ -1,6 +1,6 @@
 import ky, { type AfterResponseHook } from 'ky';
 import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
-import { AbortRelay } from '../internal/abort.js';
+import { aborts } from '../internal/abort.js';
 import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
@@ -79,8 +79,8 @@ export interface SharedState {
  */
 type Authorize = (
   refused: string | undefined,
-  /** The call's own signal, following the caller's. */
-  signal: AbortSignal | undefined,
+  /** The call's own signal, following the caller's: asked for only by a function's wait. */
+  signal: () => AbortSignal | undefined,
   /** The call's `timeout`, the default included. */
   timeout: number,
   /** For the timeout's message. */
@@ -100,8 +100,6 @@ export class Transport {
   /** How this client checks answers; the resources pass it to `parseResponse`. */
   readonly validation: ResponseValidation;
   readonly shared: SharedState;
-  /** One abort listener per caller's signal, however many of this client's calls share it. */
-  readonly aborts = new AbortRelay();
   readonly #authorize: Authorize;
   readonly #refreshable: boolean;
   readonly #defaults: CallDefaults;
@@ -176,8 +174,12 @@ class Call {
   readonly #observer: CallObserver | undefined;
   /** When queueing for the rate limit must end: only when the caller chose a timeout. */
   readonly #queueDeadline: number | undefined;
-  /** The SDK's own signal for this call, following the caller's: ky never gets the caller's. */
-  readonly #abort: AbortController | undefined;
+  /**
+   * The SDK's own signal for this call, following the caller's: ky never gets the caller's. Made
+   * only when something waits on it ({@link Call.#signal}): a call queued for the rate limit is
+   * followed by the queue itself, without a signal of its own.
+   */
+  #abort: AbortController | undefined;
   #refreshable: boolean;
   #target: RequestTarget;
   /**
@@ -225,7 +227,6 @@ class Call {
     this.#target = { method: request.method, url: requestUrl(transport.config.baseUrl, request) };
     // Time queued for the rate limit counts against a timeout the caller chose (docs/reliability.md).
     this.#queueDeadline = call.timeoutGiven ? Date.now() + call.timeout : undefined;
-    this.#abort = call.signal && transport.aborts.follow(call.signal);
   }
 
   run(): Promise<RawResponse> {
@@ -257,8 +258,15 @@ class Call {
     } finally {
       // However the call ends, its place goes back and its signal leaves the caller's.
       this.#freePlace();
-      if (this.#abort) this.#transport.aborts.leave(this.#call.signal!, this.#abort);
+      if (this.#abort) aborts.leave(this.#call.signal!, this.#abort);
     }
+  }
+
+  /** The call's own signal, made on first use, following the caller's; none without one. */
+  #signal(): AbortSignal | undefined {
+    const { signal } = this.#call;
+    if (signal) this.#abort ??= aborts.follow(signal);
+    return this.#abort?.signal;
   }
 
   /**
@@ -273,7 +281,7 @@ class Call {
       method: this.#request.method,
       // Each attempt is sent, and timed out, by the beforeRequest hook (see #exchange).
       timeout: false,
-      ...(this.#abort && { signal: this.#abort.signal }),
+      ...(this.#call.signal && { signal: this.#signal() }),
       retry: {
         // Every method: POST and PATCH carry an Idempotency-Key (contract §8).
         methods: RETRY_METHODS,
@@ -329,7 +337,7 @@ class Call {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const credential = this.#authorize(
       this.#refused,
-      this.#abort?.signal,
+      () => this.#signal(),
       this.#call.timeout,
       this.#target,
     );
@@ -347,9 +355,12 @@ class Call {
     this.#refused = undefined;
     const { throttle } = this.#transport.shared;
     if (!throttle) return Promise.resolve();
+    const { signal } = this.#call;
     return throttle.acquire({
       target: this.#target,
-      signal: this.#abort?.signal,
+      // The caller's: the queue follows it itself (core/throttle.ts), so a queued call needs no
+      // signal of its own.
+      signal,
       deadline: this.#queueDeadline,
       onWait: (ms: number, cause: string) => {
         this.#observer?.wait('rate limit', ms, cause);
@@ -373,7 +384,7 @@ class Call {
     const started = Date.now();
     let response: Response;
     try {
-      response = await untilLeft(this.#abort?.signal, timeout, this.#target, '', async (signal) => {
+      response = await untilLeft(this.#signal(), timeout, this.#target, '', async (signal) => {
         // The observer may send the attempt through a fetch of its own (adding `traceparent`).
         const send = this.#observer?.attempt(this.#attemptContext(), fetch) ?? fetch;
         const answer = await send(this.#target.url, {
@@ -441,11 +452,16 @@ class Call {
       target: this.#target,
       maxBytes: this.#transport.config.maxResponseBytes,
       timeout: this.#call.timeout,
-      signal: this.#abort?.signal,
+      signal: this.#signal(),
     });
     this.#logAttempt(response, durationMs, text);
     if (response.ok) {
-      this.#result = { response, body: parseBody(response, text), deprecation };
+      this.#result = {
+        response,
+        body: parseBody(response, text),
+        request: this.#request,
+        deprecation,
+      };
       return;
     }
     const error = errorFromResponse(
@@ -664,7 +680,7 @@ function credentialSource(apiKey: ApiKeySource): Authorize {
   if (typeof apiKey === 'string') return () => apiKey;
   return async (refused, signal, timeout, target) => {
     const credential = await untilLeft(
-      signal,
+      signal(),
       timeout,
       target,
       ' waiting for its credential',

@@ -84,16 +84,17 @@ export function sendRequest<T>(
   transport: Transport,
   operation: OperationName | undefined,
   build: () => ApiRequest,
-  parse: (raw: RawResponse, request: ApiRequest) => T,
+  parse: (raw: RawResponse) => T,
   options: RequestOptions | null | undefined,
 ): ApiPromise<T> {
-  let request: ApiRequest;
+  // The answer carries its request (`raw.request`): nothing the sending closes over (`build`, the
+  // caller's params, `options`) stays with a call waiting in the queue.
   const raw = observed(transport, operation, (observer) => {
-    request = build();
+    const request = build();
     request.operation = operation;
     return transport.send(request, options, observer);
   });
-  return new ApiPromise(raw, (answer) => parse(answer, request));
+  return new ApiPromise(raw, parse);
 }
 
 /** Requests a page of a list at `path`, checking `params` as a query first; the result iterates. */
@@ -178,8 +179,8 @@ export abstract class ApiResource {
       this.#transport,
       operation,
       build,
-      (answer, request) =>
-        response === null ? undefined : parseResponse(response, answer, request, validation),
+      (answer) =>
+        response === null ? undefined : parseResponse(response, answer, answer.request, validation),
       options,
     );
   }

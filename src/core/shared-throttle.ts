@@ -5,6 +5,7 @@
  */
 import type { Log } from './logger.js';
 import { ConfigurationError, type PacingStore, PACER } from './config.js';
+import { aborts, type Follower } from '../internal/abort.js';
 import { parseRateLimit, MAX_WAIT_MS } from '../internal/headers.js';
 import {
   type AcquireOptions,
@@ -120,16 +121,16 @@ export class SharedThrottle implements Pacer {
         options,
         resolve,
         reject,
-        onAbort:
+        abort:
           signal &&
-          (() => {
-            this.#settle(waiter, signal.reason);
+          ((reason) => {
+            this.#settle(waiter, reason);
             this.#wake?.();
           }),
         notified: false,
         settled: false,
       };
-      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      if (signal) aborts.follow(signal, waiter as Follower);
       this.#queue.push(waiter);
       void this.#pump();
     });
@@ -292,7 +293,7 @@ export class SharedThrottle implements Pacer {
 
   #detach(waiter: Waiter): void {
     waiter.settled = true;
-    if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
   }
 
   #settle(waiter: Waiter, error?: unknown): void {

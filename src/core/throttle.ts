@@ -1,3 +1,4 @@
+import { aborts, type Follower } from '../internal/abort.js';
 import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
 import { type ClientConfig, PACER, pacingIdentity } from './config.js';
 import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
@@ -54,7 +55,11 @@ export interface Waiter {
   readonly options: AcquireOptions;
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
-  readonly onAbort: (() => void) | undefined;
+  /**
+   * With a signal: takes the waiter out of the queue at the caller's abort, with its reason; the
+   * waiter is then the relay's follower (internal/abort.ts).
+   */
+  readonly abort: ((reason: unknown) => void) | undefined;
   /** Told about the window it waits for. */
   notified: boolean;
   settled: boolean;
@@ -117,16 +122,16 @@ export class Throttle implements Pacer {
         options,
         resolve,
         reject,
-        onAbort:
+        abort:
           signal &&
-          (() => {
-            this.#settle(waiter, signal.reason);
+          ((reason) => {
+            this.#settle(waiter, reason);
             this.#compact();
           }),
         notified: false,
         settled: false,
       };
-      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      if (signal) aborts.follow(signal, waiter as Follower);
       this.#queue.push(waiter);
       if (!this.#judge(waiter, Date.now())) {
         this.#compact();
@@ -266,7 +271,7 @@ export class Throttle implements Pacer {
   #settle(waiter: Waiter, error?: unknown): void {
     if (waiter.settled) return;
     waiter.settled = true;
-    if (waiter.onAbort) waiter.options.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }

@@ -26,6 +26,8 @@ export interface ApiRequest {
 export interface RawResponse {
   response: Response;
   body: unknown;
+  /** The request answered, for what parsing the body reports. */
+  request: ApiRequest;
   /** The service's deprecation notice on this answer, if any. */
   deprecation?: DeprecationNotice | undefined;
 }

@@ -3,7 +3,11 @@ import { ApiPromise } from '../../src/core/api-promise.js';
 
 function answer(headers: Record<string, string>) {
   const response = new Response('{}', { headers });
-  return Promise.resolve({ response, body: { data: { id: 'u1' } } });
+  return Promise.resolve({
+    response,
+    body: { data: { id: 'u1' } },
+    request: { method: 'GET' as const, path: '/v1/users/u1' },
+  });
 }
 
 describe('ApiPromise', () => {

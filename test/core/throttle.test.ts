@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiTimeoutError, RateLimitError } from '../../src/core/errors.js';
@@ -271,15 +272,32 @@ describe('Throttle', () => {
     useFakeClock();
     const throttle = await spent(10_000);
     const controller = new AbortController();
-    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const listeners = () => getEventListeners(controller.signal, 'abort').length;
     const waiting = throttle.acquire({ target, signal: controller.signal });
+    const alsoWaiting = throttle.acquire({ target, signal: controller.signal });
+    // One listener however many calls wait on the signal.
+    expect(listeners()).toBe(1);
     controller.abort(new Error('gave up'));
     await expect(waiting).rejects.toThrow('gave up');
-    expect(remove).toHaveBeenCalledWith('abort', expect.any(Function));
+    await expect(alsoWaiting).rejects.toThrow('gave up');
+    expect(listeners()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     await expect(
       throttle.acquire({ target, signal: AbortSignal.abort(new Error('before')) }),
     ).rejects.toThrow('before');
+  });
+
+  it('takes its listener off the signal once the calls waiting on it have gone', async () => {
+    useFakeClock();
+    const throttle = await spent(1000);
+    const controller = new AbortController();
+    const calls = [1, 2].map(() => throttle.acquire({ target, signal: controller.signal }));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    await calls[0];
+    throttle.update(rateHeaders(5, 60_000));
+    await calls[1];
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('holds 10,000 waiting calls with two timers at most, and lets them all go', async () => {

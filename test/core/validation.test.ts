@@ -27,8 +27,10 @@ function validation(mode: ResponseValidation['mode']) {
   return { setting, warnings };
 }
 
+/** An answer to a read; each test hands `parseResponse` the request it stands for. */
 function answer(body: unknown, status = 200) {
-  return { response: new Response(null, { status, headers: { 'x-request-id': 'req_1' } }), body };
+  const response = new Response(null, { status, headers: { 'x-request-id': 'req_1' } });
+  return { response, body, request: GET_ONE };
 }
 
 function page(data: unknown[], pagination: unknown = { page: 1, total_pages: 1 }) {
