@@ -242,15 +242,18 @@ function arrayVerdict({ element }: z.core.$ZodArrayDef): Verdict {
   };
 }
 
-/** A loose or plain object's verdict: each field present (unless optional) and passing. */
+/**
+ * A loose or plain object's verdict: each field present and passing, or absent and optional. A
+ * field zod may fill in when absent (a default) counts as required: a false only defers to zod.
+ */
 function objectVerdict({ shape, catchall }: z.core.$ZodObjectDef): Verdict | undefined {
   if (catchall && catchall._zod.def.type !== 'unknown') return undefined;
   const fields: [string, boolean, Verdict][] = [];
   for (const key of Reflect.ownKeys(shape)) {
-    const { optin, optout } = (shape[key as string] as z.core.$ZodType)._zod;
-    const optional = optin === 'optional' && optout === 'optional';
-    if (typeof key !== 'string' || key === '__proto__' || (optin && !optional)) return undefined;
-    fields.push([key, optional, partVerdict(shape[key] as z.core.$ZodType)]);
+    if (typeof key !== 'string') return undefined;
+    const field = shape[key] as z.core.$ZodType;
+    const { optin, optout } = field._zod;
+    fields.push([key, optin === 'optional' && optout === 'optional', partVerdict(field)]);
   }
   return (value) => {
     if (typeof value !== 'object' || !value || Array.isArray(value)) return false;
