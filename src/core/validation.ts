@@ -203,12 +203,12 @@ const verdicts = new WeakMap<z.core.$ZodType, Verdict>();
 /**
  * Whether zod would find no issue in `value`: the verdict alone, without zod's output, which
  * parseResponse does not use (it returns the body as received). zod/mini parses with its
- * interpreter and builds a copy of every record; this answers a valid 20-record page about four
- * times faster (docs/benchmarks.md), and generates no code, so in every runtime. A false is never
+ * interpreter, which builds a copy of every object; this judges a valid 20-record page about four
+ * times faster (docs/benchmarks.md), with no generated code, so in every runtime. A false is never
  * reported: zod parses again, and its issues are the findings. So this may answer false where it
- * is unsure, but true only where zod would pass: the types of an answer (objects, arrays, strings,
- * numbers, booleans, optional and nullable fields) are checked here, their rules run through zod's
- * own checks, and any other schema is zod's to judge.
+ * is unsure, but true only where zod would find nothing: it walks the objects and arrays itself
+ * and leaves every other part (strings, numbers and their rules, enumerations, optional and
+ * nullable fields) to zod's own parser.
  */
 function passes(schema: z.core.$ZodType, value: unknown): boolean {
   let verdict = verdicts.get(schema);
@@ -218,14 +218,15 @@ function passes(schema: z.core.$ZodType, value: unknown): boolean {
 
 function verdictOf(schema: z.core.$ZodType): Verdict {
   const def = schema._zod.def as z.core.$ZodTypes['_zod']['def'];
-  const type =
-    def.checks?.length || def.type !== 'object'
-      ? def.type === 'array' && !def.checks?.length
+  const walked = def.checks?.length
+    ? undefined
+    : def.type === 'object'
+      ? objectVerdict(def)
+      : def.type === 'array'
         ? arrayVerdict(def)
-        : undefined
-      : objectVerdict(def);
+        : undefined;
   return (
-    type ??
+    walked ??
     ((value) => {
       const result = schema._zod.run({ value, issues: [] }, { async: false });
       return !(result instanceof Promise) && result.issues.length === 0;
