@@ -3,9 +3,14 @@ import { dataSchema, pageSchema } from '../../src/core/resource.js';
 import { BadRequestError, InvalidResponseError } from '../../src/core/errors.js';
 import { type ApiRequest, NotJson, type ResponseValidation } from '../../src/internal/exchange.js';
 import { parseQuery, parseResponse } from '../../src/core/validation.js';
+import { analyticsSummarySchema } from '../../src/resources/analytics.js';
+import { budgetSchema } from '../../src/resources/budgets.js';
 import { recognitionSchema } from '../../src/resources/recognitions.js';
+import { rewardSchema } from '../../src/resources/rewards.js';
 import { pageParamsSchema } from '../../src/resources/shared.js';
+import { teamSchema } from '../../src/resources/teams.js';
 import { userSchema } from '../../src/resources/users.js';
+import { webhookSchema } from '../../src/resources/webhooks.js';
 import { records, UUID } from '../resources/support.js';
 
 const recognitionBody = dataSchema(recognitionSchema);
@@ -237,6 +242,84 @@ describe('parseResponse never fails a successful write', () => {
       ]);
     },
   );
+});
+
+describe('parseResponse judges every body as zod does', () => {
+  // A valid body is judged without zod's parse (which builds a copy parseResponse would drop);
+  // whatever that quick verdict answers, the findings must be zod's own.
+  const schemas = {
+    recognition: recognitionSchema,
+    user: userSchema,
+    reward: rewardSchema,
+    team: teamSchema,
+    webhook: webhookSchema,
+    budget: budgetSchema,
+    summary: analyticsSummarySchema,
+  } as const;
+  const values: unknown[] = [undefined, null, 'text', '', 0, 1.5, -3, 2 ** 60, true, {}, [], [1]];
+
+  /** Each record with one field replaced by each kind of value, or removed, or one added. */
+  function variants(record: Record<string, unknown>): Record<string, unknown>[] {
+    const removed = Object.keys(record).map((key) => {
+      const { [key]: _, ...rest } = record;
+      return rest;
+    });
+    const replaced = Object.keys(record).flatMap((key) =>
+      values.map((value) => ({ ...record, [key]: value })),
+    );
+    const nested = Object.entries(record).flatMap(([key, inner]) =>
+      inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+        ? Object.keys(inner).flatMap((field) =>
+            values.map((value) => ({ ...record, [key]: { ...inner, [field]: value } })),
+          )
+        : [],
+    );
+    return [
+      record,
+      { ...record, added_later: { any: 'thing' } },
+      ...removed,
+      ...replaced,
+      ...nested,
+    ];
+  }
+
+  it.each(Object.keys(schemas) as (keyof typeof schemas)[])(
+    'reports %s records, alone and in a page, exactly when zod finds an issue',
+    (name) => {
+      for (const record of variants(records[name]())) {
+        for (const [schema, body] of [
+          [dataSchema(schemas[name]), { data: record }],
+          [pageSchema(schemas[name]), page([records[name](), record])],
+        ] as const) {
+          const { setting, warnings } = validation('warn');
+          parseResponse(schema, answer(body), CREATE, setting);
+          expect(warnings.length === 0, JSON.stringify(body)).toBe(schema.safeParse(body).success);
+        }
+      }
+    },
+  );
+
+  it('reports a page whose envelope differs exactly when zod finds an issue', () => {
+    const envelopes = [
+      ...values.map((value) => ({ data: value, pagination: { page: 1, total_pages: 1 } })),
+      ...values.map((value) => ({ data: [], pagination: value })),
+      ...values.map((value) => ({ data: [], pagination: { page: value, total_pages: 1 } })),
+      ...values.map((value) => ({
+        data: [],
+        pagination: { page: 1, total_pages: 1, next_cursor: value },
+      })),
+      { data: [] },
+      { pagination: { page: 1, total_pages: 1 } },
+      ...values,
+    ];
+    for (const body of envelopes) {
+      const { setting, warnings } = validation('warn');
+      parseResponse(recognitionPage, answer(body), CREATE, setting);
+      expect(warnings.length === 0, JSON.stringify(body)).toBe(
+        recognitionPage.safeParse(body).success,
+      );
+    }
+  });
 });
 
 describe('parseQuery', () => {
