@@ -208,10 +208,19 @@ export class SharedThrottle implements Pacer {
   async #ask(holder: string): Promise<number | undefined> {
     let wait: unknown;
     let reason = 'it could not tell';
+    let reserved: Promise<number | undefined> | undefined;
     try {
-      wait = await bounded(this.#store.reserve(await this.#key, holder));
+      // Resolved, as a store of the customer's own may answer without a promise.
+      reserved = Promise.resolve(this.#store.reserve(await this.#key, holder));
+      wait = await bounded(reserved);
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
+      // A place the store grants after this client gave up would stay taken, unused, until it
+      // expires there: with no window known yet, that holds every client of the key.
+      reserved?.then(
+        (late) => late === 0 && this.#free(holder, undefined),
+        () => {},
+      );
     }
     if (
       typeof wait === 'number' &&

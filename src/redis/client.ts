@@ -46,7 +46,8 @@ export interface RedisAdapter {
   /** True when the client says it is connected and ready (node-redis isReady, ioredis status 'ready'). */
   readonly ready: boolean;
   /**
-   * Runs a script by EVALSHA, falling back to EVAL on NOSCRIPT; rejects with
+   * Runs a script by EVALSHA, falling back to EVAL on NOSCRIPT (even one that comes after
+   * timeoutMs: what the script does still happens, its answer heard as late); rejects with
    * {@link RedisUnavailableError} when the client is not ready, fails, or a round trip takes
    * longer than timeoutMs. `observe` hears every answer with its round trip, an answer that came
    * after timeoutMs too (`late`): how long Redis takes, and what a question it gave up on did.
@@ -123,15 +124,28 @@ function adapter(ready: () => boolean, evaluate: Evaluate): RedisAdapter {
         return Promise.reject(new RedisUnavailableError('the Redis client is not ready'));
       }
       const strings = args.map(String);
+      const whole = (hear = observe) =>
+        withTimeout(() => evaluate(false, script, keys, strings), timeoutMs, hear);
       // Each round trip gets the whole timeout: a server that has just restarted answers
       // NOSCRIPT, and the script sent whole is a second, longer trip.
-      return withTimeout(() => evaluate(true, script, keys, strings), timeoutMs, observe).catch(
-        (error: unknown) => {
-          // A restarted or flushed server has forgotten the script: send it whole once.
-          if (!isNoScript((error as Error).cause)) throw error;
-          return withTimeout(() => evaluate(false, script, keys, strings), timeoutMs, observe);
+      return withTimeout(
+        () => evaluate(true, script, keys, strings),
+        timeoutMs,
+        observe,
+        (late) => {
+          // The caller gave up before Redis said it had forgotten the script: the script is sent
+          // whole all the same, so that what it does still happens (a place freed; a place
+          // granted is told to `observe` as late, which gives it back), and Redis loads it.
+          if (!isNoScript(late)) return;
+          whole(observe && ((answer, roundTripMs) => observe(answer, roundTripMs, true))).catch(
+            () => {},
+          );
         },
-      );
+      ).catch((error: unknown) => {
+        // A restarted or flushed server has forgotten the script: send it whole once.
+        if (!isNoScript((error as Error).cause)) throw error;
+        return whole();
+      });
     },
   };
 }
@@ -141,15 +155,16 @@ function isNoScript(error: unknown): boolean {
 }
 
 /**
- * The answer of `ask()`, or a rejection after `timeoutMs`; a late failure is dropped quietly, and
- * a late answer goes only to `observe`. The timer's end waits for the event loop's I/O of that
- * turn: when the process itself was busy past the timeout, Redis's answer may be waiting unread,
- * and it counts.
+ * The answer of `ask()`, or a rejection after `timeoutMs`; a late failure goes only to
+ * `lateFailure`, and a late answer only to `observe`. The timer's end waits for the event loop's
+ * I/O of that turn: when the process itself was busy past the timeout, Redis's answer may be
+ * waiting unread, and it counts.
  */
 function withTimeout(
   ask: () => Promise<unknown>,
   timeoutMs: number,
   observe: AnswerObserver | undefined,
+  lateFailure?: (error: unknown) => void,
 ): Promise<unknown> {
   const asked = performance.now();
   const answer = ask();
@@ -174,7 +189,10 @@ function withTimeout(
       },
       (error: unknown) => {
         clearTimeout(timer);
-        if (settled) return;
+        if (settled) {
+          lateFailure?.(error);
+          return;
+        }
         settled = true;
         reject(new RedisUnavailableError(`Redis failed: ${describe(error)}`, { cause: error }));
       },

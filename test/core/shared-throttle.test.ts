@@ -157,6 +157,27 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(lines).toEqual([expect.stringMatching(/did not answer within 1000 ms/)]);
   });
 
+  it('gives back a place the store grants after the second it was given', async () => {
+    useFakeClock();
+    const released: string[] = [];
+    let grant: (wait: number) => void = () => {};
+    const store: PacingStore = {
+      reserve: () => new Promise((resolve) => (grant = resolve)),
+      release: async (_key, holder) => {
+        released.push(holder);
+      },
+    };
+    const { throttle } = sharedThrottle(store);
+    await vi.advanceTimersByTimeAsync(1000);
+    const call = throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(1000);
+    await call; // paced locally
+    grant(0);
+    await vi.advanceTimersByTimeAsync(0);
+    // Held unused until it expired in the store, it would keep every client of the key waiting.
+    expect(released).toEqual([expect.stringMatching(/^[0-9a-f]{16}:1$/)]);
+  });
+
   it("counts each fallback in the store's fallbacks, though it logs only the first of an outage", async () => {
     useFakeClock();
     const scripted = scriptedStore(undefined, undefined, 0);

@@ -81,6 +81,23 @@ describeRedis('redisAdapter against a real Redis', () => {
       expect(await adapter.run(COUNT, [key()], ['after'], 2000)).toEqual([1, 'after']);
     });
 
+    it('sends a forgotten script whole even after the caller gave up: it still runs, its answer heard as late', async () => {
+      const adapter = redisAdapter(redis.client);
+      const counter = key();
+      await redis.command('SCRIPT', 'FLUSH');
+      // Redis busy for 300 ms: NOSCRIPT comes long after the 20 ms the caller waits.
+      const busy = redis.command('EVAL', BUSY.lua, '0', '300');
+      const heard: [unknown, boolean][] = [];
+      const slow = adapter.run(COUNT, [counter], ['late'], 20, (answer, _, late) =>
+        heard.push([answer, late]),
+      );
+      await expect(slow).rejects.toThrow('Redis did not answer within 20 ms');
+      await busy;
+      await expect.poll(() => heard).toEqual([[[1, 'late'], true]]);
+      // A script that frees a place frees it, whoever still waits for its answer.
+      expect(await redis.command('GET', counter)).toBe('1');
+    });
+
     it("rejects with the server's error as RedisUnavailableError, its first line only", async () => {
       const adapter = redisAdapter(redis.client);
       const failing = defineScript("return redis.call('NOT-A-COMMAND')");
