@@ -21,7 +21,10 @@ export interface ChildReport {
   outcomes: ChildOutcome[];
   /** Highest resident set size during the calls, less the baseline after the warm-up call. */
   peakRssGrowth: number;
-  /** Highest JS heap plus Buffers and ArrayBuffers during the calls, less the baseline. */
+  /**
+   * Highest JS heap plus Buffers and ArrayBuffers during the calls, less the baseline: after a
+   * full collection at each sample with `liveMemory`, garbage included without.
+   */
   peakHeapAndBuffersGrowth: number;
   cpuMicros: number;
 }
@@ -32,6 +35,8 @@ export interface ChildInput {
   options?: Record<string, unknown>;
   /** Users to get, one after the other. */
   userIds: string[];
+  /** Collect garbage before each memory sample: measure what is held, not what awaits collection. */
+  liveMemory?: boolean;
 }
 
 /**

@@ -201,8 +201,12 @@ describe('a body past maxResponseBytes fails with ResponseTooLargeError and is c
 });
 
 describe('memory stays within a small multiple of the cap (child process, peak measured)', () => {
-  /** Peak growth of the child's JS heap plus Buffers over its warmed-up baseline: what the SDK holds. */
-  const HELD_BOUND = 8 * CAP;
+  /**
+   * Peak growth of the child's JS heap plus Buffers over its warmed-up baseline, each sample
+   * taken after a full collection: what the SDK holds, whenever V8 would have collected
+   * (measured 1.5 to 2.3 MiB with a 1 MiB cap on Node 20, 22 and 24).
+   */
+  const HELD_BOUND = 4 * CAP;
   /**
    * Peak growth of its resident memory: what kills a process. Looser, as the allocator keeps
    * freed pages a while (measured 1 to 26 MiB with a 1 MiB cap; 790 MiB when the cap is 300 MiB).
@@ -224,6 +228,7 @@ describe('memory stays within a small multiple of the cap (child process, peak m
       apiKey: API_KEY,
       options: { maxRetries: 0, maxResponseBytes: CAP },
       userIds: ['hostile'],
+      liveMemory: true,
     });
   }
 
