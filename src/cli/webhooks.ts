@@ -34,8 +34,8 @@ Works on the service's webhooks with the credential of ${ENV_API_KEY} and the ba
       Makes the webhook for <url> match the events: creates it, updates its events or enables
       it where they differ, writes nothing when they match. Two webhooks for <url> are a
       secret rotation in progress, kept in step; three or more stop it.
-  webhooks list
-      Prints every webhook as a table.
+  webhooks list [--json]
+      Prints every webhook as a table, or as a JSON array with --json.
   webhooks rotate start --url <url>
       Creates a second webhook for <url>, a copy of the first, and gives its new secret.
       Serve both secrets (createWebhookReceiver({ secret: [newSecret, oldSecret] })), then:
@@ -57,6 +57,7 @@ Options:
   --recover-secret       The secret was lost (an earlier run's answer never arrived): send
                          the create again within 24 h, and the service replays it (sync)
   --dry-run              Print what would be written; write nothing
+  --json                 Print the webhooks as a JSON array, one line (list)
   --base-url <url>       The API's base URL (default: $${ENV_BASE_URL}, else the service)
   -h, --help             Show this help`,
   async run(args) {
@@ -68,6 +69,7 @@ Options:
       'secret-file': { type: 'string' },
       'recover-secret': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
       'base-url': { type: 'string' },
     });
     if (!parsed) return EXIT.ok;
@@ -83,6 +85,9 @@ Options:
     if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
     if (subcommand === 'rotate' && rotateStep !== 'start' && rotateStep !== 'finish') {
       throw new UsageError('Say which step: webhooks rotate start, or webhooks rotate finish.');
+    }
+    if (values.json && subcommand !== 'list') {
+      throw new UsageError('--json goes with webhooks list only.');
     }
     if (subcommand !== 'list' && values.url === undefined) {
       throw new UsageError('--url is required: the URL the webhook delivers to.');
@@ -107,7 +112,9 @@ Options:
     try {
       if (subcommand === 'list') {
         const { data } = await client.webhooks.list();
-        process.stdout.write(table(data));
+        process.stdout.write(
+          values.json ? `${JSON.stringify(data.map(withoutSecret))}\n` : table(data),
+        );
         return EXIT.ok;
       }
       const url = values.url!;
@@ -320,6 +327,15 @@ const COLUMNS: [string, (webhook: Webhook) => string][] = [
   ['CREATED', (webhook) => webhook.created_at],
   ['DESCRIPTION', (webhook) => webhook.description ?? ''],
 ];
+
+/**
+ * The webhook as the service listed it, fields added later included, less any `secret`: the
+ * service shows a secret only on creation, and one echoed into a list must not reach a CI log.
+ */
+function withoutSecret(webhook: Webhook): Record<string, unknown> {
+  const { secret: _secret, ...rest } = webhook as Webhook & { secret?: unknown };
+  return rest;
+}
 
 /** The webhooks as a table: a header row, columns padded to their widest cell. */
 function table(webhooks: readonly Webhook[]): string {

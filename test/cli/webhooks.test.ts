@@ -180,6 +180,58 @@ describe('webhooks list', () => {
     expect(await run('list')).toBe(0);
     expect(stdout).toBe('No webhooks.\n');
   });
+
+  it('prints a JSON array on one line with --json, an empty one when there is none', async () => {
+    expect(await run('list', '--json')).toBe(0);
+    expect(stdout).toBe('[]\n');
+    await syncToFile('--events', 'recognition.created', '--description', 'Payroll sync');
+    stdout = '';
+    expect(await run('list', '--json')).toBe(0);
+    const [webhook] = stored();
+    expect(stdout.split('\n')).toHaveLength(2);
+    expect(JSON.parse(stdout)).toEqual([
+      {
+        id: webhook!.id,
+        url: URL_,
+        events: ['recognition.created'],
+        description: 'Payroll sync',
+        enabled: true,
+        created_at: expect.stringMatching(/Z$/),
+      },
+    ]);
+  });
+
+  it('--json keeps fields the SDK does not know, but never a secret the service echoes', async () => {
+    const id = '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 200,
+      body: {
+        data: [
+          {
+            id,
+            url: URL_,
+            events: ['*'],
+            description: null,
+            enabled: false,
+            created_at: '2026-11-26T00:00:00Z',
+            failures: 3,
+            secret: 'whsec_ZWNob2VkIGJhY2sgYnkgYSBzZXJ2aWNl',
+          },
+        ],
+      },
+    });
+    expect(await run('list', '--json')).toBe(0);
+    expect(stdout).not.toContain('whsec_');
+    expect(JSON.parse(stdout)).toEqual([
+      expect.objectContaining({ id, enabled: false, failures: 3 }),
+    ]);
+  });
+
+  it('--json with another subcommand is a usage error', async () => {
+    await expect(run('sync', '--url', URL_, '--events', '*', '--json')).rejects.toThrow(
+      /--json goes with webhooks list only/,
+    );
+  });
 });
 
 describe('webhooks rotate', () => {
