@@ -12,6 +12,7 @@ import {
   redisAdapter,
   type RedisAdapter,
   type RedisClientLike,
+  type RedisScript,
 } from './client.js';
 
 /** Options of {@link RedisStore}. */
@@ -59,8 +60,9 @@ export const REDIS_STORE_DEFAULTS = {
   /** A wait while requests in flight hold the window's last places, or the first request probes. */
   pollMs: 25,
   /**
-   * The first question of a store may take this long however short `timeout` is: it compiles the
-   * client's code paths, and Redis loads the script (NOSCRIPT, then EVAL).
+   * A store's first question with each script (the reserve, the release) may take this long
+   * however short `timeout` is: it compiles the client's code paths, and Redis loads the script
+   * (NOSCRIPT, then EVAL).
    */
   firstTimeoutMs: 1000,
 } as const;
@@ -165,8 +167,11 @@ export class RedisStore implements PacingStore {
   readonly #prefix: string;
   /** The fixed timeout, or the round trips that set it (`'auto'`). */
   readonly #timeout: number | RoundTrips;
-  /** Whether Redis has answered this store once: until then the first question's timeout holds. */
-  #answered = false;
+  /**
+   * The scripts Redis has answered for this store: until one has been, its question gets the
+   * first question's timeout, as Redis may have to load it (NOSCRIPT, then EVAL).
+   */
+  readonly #answered = new Set<RedisScript>();
 
   constructor(options: RedisStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -211,19 +216,16 @@ export class RedisStore implements PacingStore {
 
   async reserve(key: string, holder: string): Promise<number | undefined> {
     const keys = this.#keys(key);
-    const first = !this.#answered;
-    const answer = await this.#redis.run(
+    const answer = await this.#run(
       RESERVE,
       keys,
       [holder, REDIS_STORE_DEFAULTS.placeTtlMs, REDIS_STORE_DEFAULTS.pollMs, MAX_WAIT_MS + 1000],
-      first ? Math.max(this.#timeoutMs(), REDIS_STORE_DEFAULTS.firstTimeoutMs) : this.#timeoutMs(),
       (granted, roundTripMs, late) => {
         this.#observe(granted, roundTripMs, late);
         // A place granted after the client gave up would be held unused for 30 s: free it.
         if (late && granted === 0) this.#release(keys, holder, undefined).catch(() => {});
       },
     );
-    this.#answered = true;
     if (answer === -1) {
       throw new Error('the pacing keys held values the SDK did not write; they were removed');
     }
@@ -235,7 +237,7 @@ export class RedisStore implements PacingStore {
   }
 
   #release(keys: string[], holder: string, window: PacingWindow | undefined): Promise<unknown> {
-    return this.#redis.run(
+    return this.#run(
       RELEASE,
       keys,
       [
@@ -245,14 +247,27 @@ export class RedisStore implements PacingStore {
         window?.resetAt ?? '',
         REDIS_STORE_DEFAULTS.windowTtlMs,
       ],
-      this.#timeoutMs(),
       this.#observe,
     );
   }
 
-  /** The timeout of the next question: the fixed one, or what the recent round trips set. */
-  #timeoutMs(): number {
-    return typeof this.#timeout === 'number' ? this.#timeout : this.#timeout.timeoutMs();
+  /** Asks Redis to run `script` within the timeout of the next question, and notes its answer. */
+  async #run(
+    script: RedisScript,
+    keys: string[],
+    args: Array<string | number>,
+    observe: AnswerObserver,
+  ): Promise<unknown> {
+    const timeout = typeof this.#timeout === 'number' ? this.#timeout : this.#timeout.timeoutMs();
+    const answer = await this.#redis.run(
+      script,
+      keys,
+      args,
+      this.#answered.has(script) ? timeout : Math.max(timeout, REDIS_STORE_DEFAULTS.firstTimeoutMs),
+      observe,
+    );
+    this.#answered.add(script);
+    return answer;
   }
 
   readonly #observe: AnswerObserver = (_, roundTripMs) => {

@@ -489,6 +489,35 @@ describeRedis(
       }
     });
 
+    it('the first release of a store, like its first reserve, may take a second; the next gets the timeout', async () => {
+      const connection = await connectRedisClient('node-redis 4', target.url);
+      const store = new RedisStore({
+        client: connection.client,
+        prefix: uniquePrefix(),
+        timeout: 50,
+      });
+      const key = 'beefbeefbeefbeefbeefbeefbeefbeef';
+      /** Releases `holder` while Redis is held for 300 ms: how the release ended. */
+      const heldRelease = async (holder: string) => {
+        const { released } = await holdRedis(300);
+        const outcome = await store.release(key, holder, undefined).then(
+          () => 'answered',
+          (error: unknown) => (error as Error).message,
+        );
+        await released;
+        return outcome;
+      };
+      try {
+        await expect(store.reserve(key, 'worker:1')).resolves.toBe(0);
+        // Redis loads the release script on its first use: that question is given a second.
+        expect(await heldRelease('worker:1')).toBe('answered');
+        await expect(store.reserve(key, 'worker:2')).resolves.toBe(0);
+        expect(await heldRelease('worker:2')).toMatch(/did not answer within 50 ms/);
+      } finally {
+        await connection.close();
+      }
+    });
+
     it("timeout 'auto' (the default) follows the round trips it observes, from 50 ms to 1 s", async () => {
       const connection = await connectRedisClient('ioredis 5', target.url);
       const store = new RedisStore({ client: connection.client, prefix: uniquePrefix() });
