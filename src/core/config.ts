@@ -286,7 +286,7 @@ export interface ClientConfig {
 export class ConfigurationError extends EmployeeRecognitionError {
   override name = 'ConfigurationError';
   /** The option at fault, such as `apiKey` or `headers`. */
-  readonly option: string;
+  declare readonly option: string;
 
   constructor(option: string, message: string) {
     super(message);

@@ -31,9 +31,9 @@ export type PageFetcher<Item, Params extends PageParams> = (
 /** One page of a list: its records, its pagination, and the way to the next page. */
 export class Page<Item, Params extends PageParams = PageParams> {
   /** The records of this page. */
-  readonly data: Item[];
+  declare readonly data: Item[];
   /** Where this page stands in the list. */
-  readonly pagination: Pagination;
+  declare readonly pagination: Pagination;
   readonly #params: Params;
   readonly #fetchPage: PageFetcher<Item, Params>;
   readonly #options: RequestOptions;
