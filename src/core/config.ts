@@ -441,7 +441,8 @@ export function resolveCallConfig(
  * shaped like an API key but malformed. The message never quotes the credential.
  */
 export function checkCredential(credential: string, toError: (message: string) => Error): void {
-  if (credential.trim() === '' || !/^[\x21-\x7e]+$/.test(credential)) {
+  // One printable ASCII character or more: nothing empty, no whitespace, control or non-ASCII.
+  if (!/^[\x21-\x7e]+$/.test(credential)) {
     throw toError('The API key is empty or contains whitespace, control or non-ASCII characters.');
   }
   if (API_KEY_PREFIX_PATTERN.test(credential) && !API_KEY_PATTERN.test(credential)) {
@@ -633,7 +634,6 @@ function checkHeaders(
 function checkIdempotencyKey(key: unknown): string {
   if (
     typeof key !== 'string' ||
-    key.length < 1 ||
     key.length > IDEMPOTENCY_KEY_MAX_LENGTH ||
     !/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(key)
   ) {
