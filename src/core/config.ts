@@ -481,16 +481,16 @@ export function normalizeBaseUrl(baseUrl: string): string {
   } catch {
     throw new ConfigurationError('baseUrl', '`baseUrl` is not an absolute http(s) URL.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  if (!/^https?:$/.test(url.protocol)) {
     throw new ConfigurationError('baseUrl', '`baseUrl` must use http or https.');
   }
-  if (url.username !== '' || url.password !== '') {
+  if (url.username + url.password !== '') {
     throw new ConfigurationError(
       'baseUrl',
       '`baseUrl` must not hold a user name or password: pass the credential as `apiKey`.',
     );
   }
-  if (url.search !== '' || url.hash !== '') {
+  if (url.search + url.hash !== '') {
     throw new ConfigurationError('baseUrl', '`baseUrl` must not hold a query or fragment.');
   }
   return trimmed;

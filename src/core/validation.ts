@@ -96,9 +96,7 @@ export function openEnum<const Known extends string>(
  * and a detail per field.
  */
 export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const result = checkInput(schema, input);
-  if (result.success) return result.data;
-  throw localValidationError(result.details);
+  return checkInput(schema, input, localValidationError);
 }
 
 /**
@@ -107,20 +105,19 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): 
  * `local: true` and a detail per field.
  */
 export function parseQuery<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const result = checkInput(schema, input);
-  if (result.success) return result.data;
-  throw localBadRequestError(result.details);
+  return checkInput(schema, input, localBadRequestError);
 }
 
 function checkInput<S extends z.ZodMiniType>(
   schema: S,
   input: unknown,
-): { success: true; data: z.output<S> } | { success: false; details: ErrorDetail[] } {
+  toError: (details: ErrorDetail[]) => Error,
+): z.output<S> {
   // reportInput: zod drops `input` from issues otherwise, and describe() needs it to tell
   // "is required" from "must be an integer".
   const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return { success: true, data: result.data };
-  return { success: false, details: result.error.issues.flatMap(toDetails) };
+  if (result.success) return result.data;
+  throw toError(result.error.issues.flatMap(toDetails));
 }
 
 /**
