@@ -45,25 +45,25 @@ const inherited = new WeakMap<ClientOptions, { from: ClientConfig; shared: Share
  */
 export class Client {
   /** The service root requests go to, without `/v1`. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** Milliseconds one attempt may take. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** Further attempts after a retryable failure. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /** Recognitions: list, get, create, delete. */
-  readonly recognitions: Recognitions;
+  declare readonly recognitions: Recognitions;
   /** Users of the organization: list, get. */
-  readonly users: Users;
+  declare readonly users: Users;
   /** Rewards: list, get. */
-  readonly rewards: Rewards;
+  declare readonly rewards: Rewards;
   /** Teams: list, get. */
-  readonly teams: Teams;
+  declare readonly teams: Teams;
   /** Webhook endpoints: list, get, create, update, delete. */
-  readonly webhooks: Webhooks;
+  declare readonly webhooks: Webhooks;
   /** Budgets: list, get. */
-  readonly budgets: Budgets;
+  declare readonly budgets: Budgets;
   /** Analytics: the recognition summary of a period. */
-  readonly analytics: Analytics;
+  declare readonly analytics: Analytics;
   readonly #transport: Transport;
   readonly #derive: (overrides: ClientOverrides) => Client;
 

@@ -115,7 +115,7 @@ export const PERIOD_MAX_DAYS = 365;
 export const DEFAULT_PERIOD = '30d';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long the service answers a repeated Idempotency-Key with the first answer (contract §8). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_WINDOW_MS = 86_400_000; // 24 h: a literal, which bundlers drop where it is unused
 
 /** A rate-limit tier: the requests per minute a key may make (contract §7). */
 export type RateLimitTier = 10 | 100 | 1000;

@@ -10,7 +10,7 @@
  * cannot promise a bound the SDK does not enforce.
  */
 import type * as z from 'zod/mini';
-import { recordId, timestamp, uuidParam } from '../../src/resources/shared.js';
+import { boolean, recordId, timestamp, uuidParam } from '../../src/resources/shared.js';
 
 /** A JSON Schema object, as far as this generator writes one. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -35,11 +35,13 @@ interface ConvertOptions {
   direction: 'input' | 'output';
 }
 
-// Shared pieces whose meaning the contract states once (§3): ids are UUIDs, times ISO 8601 UTC.
+// Shared pieces whose meaning the contract states once (§3): ids are UUIDs, times ISO 8601 UTC;
+// and booleans, which the SDK checks with a rule (see `boolean`), so their type is not in the def.
 const SHARED_FORMATS = new Map<z.ZodMiniType, JsonSchema>([
   [recordId, { type: 'string', format: 'uuid' }],
   [uuidParam, { type: 'string', format: 'uuid' }],
   [timestamp, { type: 'string', format: 'date-time' }],
+  [boolean, { type: 'boolean' }],
 ]);
 
 interface Def {

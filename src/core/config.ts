@@ -286,12 +286,17 @@ export interface ClientConfig {
 export class ConfigurationError extends EmployeeRecognitionError {
   override name = 'ConfigurationError';
   /** The option at fault, such as `apiKey` or `headers`. */
-  readonly option: string;
+  declare readonly option: string;
 
   constructor(option: string, message: string) {
     super(message);
     this.option = option;
   }
+}
+
+/** The error for an option that cannot work: the message names it, then says what it must be. */
+function invalid(option: string, problem: string): ConfigurationError {
+  return new ConfigurationError(option, `\`${option}\` ${problem}.`);
 }
 
 /** Applies defaults and environment fallbacks, and rejects what cannot work, at construction. */
@@ -310,10 +315,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     checkCredential(apiKey, (message) => new ConfigurationError('apiKey', message));
     guardBrowser(apiKey, options.dangerouslyAllowBrowser);
   } else if (typeof apiKey !== 'function') {
-    throw new ConfigurationError(
-      'apiKey',
-      '`apiKey` must be a string or a function returning one.',
-    );
+    throw invalid('apiKey', 'must be a string or a function returning one');
   }
   return {
     apiKey,
@@ -351,10 +353,7 @@ export function resolveLogging(
 ): Pick<ClientConfig, 'logger' | 'logLevel'> {
   const logger = options.logger ?? console;
   if (!isLogger(logger)) {
-    throw new ConfigurationError(
-      'logger',
-      '`logger` must have debug, info, warn and error methods.',
-    );
+    throw invalid('logger', 'must have debug, info, warn and error methods');
   }
   return {
     logger,
@@ -409,7 +408,7 @@ export function resolveCallConfig(
   }
   const signal = call.signal ?? undefined;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new ConfigurationError('signal', '`signal` must be an AbortSignal.');
+    throw invalid('signal', 'must be an AbortSignal');
   }
   // The client's headers are shared, not copied, by every call that adds none.
   const headers =
@@ -441,7 +440,8 @@ export function resolveCallConfig(
  * shaped like an API key but malformed. The message never quotes the credential.
  */
 export function checkCredential(credential: string, toError: (message: string) => Error): void {
-  if (credential.trim() === '' || !/^[\x21-\x7e]+$/.test(credential)) {
+  // One printable ASCII character or more: nothing empty, no whitespace, control or non-ASCII.
+  if (!/^[\x21-\x7e]+$/.test(credential)) {
     throw toError('The API key is empty or contains whitespace, control or non-ASCII characters.');
   }
   if (API_KEY_PREFIX_PATTERN.test(credential) && !API_KEY_PATTERN.test(credential)) {
@@ -471,26 +471,26 @@ function guardBrowser(apiKey: string, allowed: boolean | undefined): void {
  */
 export function normalizeBaseUrl(baseUrl: string): string {
   if (typeof baseUrl !== 'string') {
-    throw new ConfigurationError('baseUrl', '`baseUrl` must be a string.');
+    throw invalid('baseUrl', 'must be a string');
   }
   const trimmed = baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw new ConfigurationError('baseUrl', '`baseUrl` is not an absolute http(s) URL.');
+    throw invalid('baseUrl', 'is not an absolute http(s) URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigurationError('baseUrl', '`baseUrl` must use http or https.');
+  if (!/^https?:$/.test(url.protocol)) {
+    throw invalid('baseUrl', 'must use http or https');
   }
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigurationError(
+  if (url.username + url.password !== '') {
+    throw invalid(
       'baseUrl',
-      '`baseUrl` must not hold a user name or password: pass the credential as `apiKey`.',
+      'must not hold a user name or password: pass the credential as `apiKey`',
     );
   }
-  if (url.search !== '' || url.hash !== '') {
-    throw new ConfigurationError('baseUrl', '`baseUrl` must not hold a query or fragment.');
+  if (url.search + url.hash !== '') {
+    throw invalid('baseUrl', 'must not hold a query or fragment');
   }
   return trimmed;
 }
@@ -509,16 +509,13 @@ function checkRateLimit(
     typeof store.release !== 'function' ||
     typeof (store as Partial<Record<typeof PACER, unknown>>)[PACER] !== 'function'
   ) {
-    throw new ConfigurationError(
+    throw invalid(
       'rateLimit.store',
-      '`rateLimit.store` must be a pacing store: `new RedisStore()` from @employee-recognition/sdk/redis, or your own made with `definePacingStore()`.',
+      'must be a pacing store: `new RedisStore()` from @employee-recognition/sdk/redis, or your own made with `definePacingStore()`',
     );
   }
   if (key != null && (typeof key !== 'string' || key.trim() === '' || key.length > 256)) {
-    throw new ConfigurationError(
-      'rateLimit.key',
-      '`rateLimit.key` must be a name of 1 to 256 characters.',
-    );
+    throw invalid('rateLimit.key', 'must be a name of 1 to 256 characters');
   }
   // The caller's own object: a client from withOptions() that keeps it shares its parent's queue.
   const shared = rateLimit as SharedRateLimit;
@@ -544,17 +541,14 @@ export function pacingIdentity(apiKey: ApiKeySource, rateLimit: SharedRateLimit)
 
 function checkChoice<T extends string>(option: string, value: unknown, choices: readonly T[]): T {
   if (!choices.includes(value as T)) {
-    throw new ConfigurationError(option, `\`${option}\` must be one of: ${choices.join(', ')}.`);
+    throw invalid(option, `must be one of: ${choices.join(', ')}`);
   }
   return value as T;
 }
 
 export function checkTimeout(value: unknown): number {
   if (typeof value !== 'number' || !(value >= 1 && value <= MAX_TIMEOUT_MS)) {
-    throw new ConfigurationError(
-      'timeout',
-      `\`timeout\` must be a number of ms from 1 to ${MAX_TIMEOUT_MS}.`,
-    );
+    throw invalid('timeout', `must be a number of ms from 1 to ${MAX_TIMEOUT_MS}`);
   }
   return value;
 }
@@ -565,10 +559,7 @@ export function checkMaxRetries(value: unknown): number {
 
 export function checkInteger(option: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigurationError(
-      option,
-      `\`${option}\` must be a whole number from ${min} to ${max}.`,
-    );
+    throw invalid(option, `must be a whole number from ${min} to ${max}`);
   }
   return value;
 }
@@ -576,7 +567,7 @@ export function checkInteger(option: string, value: unknown, min: number, max: n
 export function checkFunction<T>(option: string, value: T | null | undefined): T | undefined {
   if (value == null) return undefined;
   if (typeof value !== 'function') {
-    throw new ConfigurationError(option, `\`${option}\` must be a function.`);
+    throw invalid(option, 'must be a function');
   }
   return value;
 }
@@ -587,7 +578,7 @@ export function checkObject<T extends object>(
 ): T | undefined {
   if (value == null) return undefined;
   if (typeof value !== 'object') {
-    throw new ConfigurationError(option, `\`${option}\` must be an object.`);
+    throw invalid(option, 'must be an object');
   }
   return value;
 }
@@ -606,17 +597,11 @@ function checkHeaders(
   const checked: Record<string, string> = {};
   if (headers == null) return checked;
   if (typeof headers !== 'object' || headers instanceof Headers || Array.isArray(headers)) {
-    throw new ConfigurationError(
-      option,
-      `\`${option}\` must be an object of header names to strings.`,
-    );
+    throw invalid(option, 'must be an object of header names to strings');
   }
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) {
-      throw new ConfigurationError(
-        option,
-        `\`${option}\` has a header name that is not a valid HTTP token.`,
-      );
+      throw invalid(option, 'has a header name that is not a valid HTTP token');
     }
     if (value == null) continue;
     if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
@@ -633,7 +618,6 @@ function checkHeaders(
 function checkIdempotencyKey(key: unknown): string {
   if (
     typeof key !== 'string' ||
-    key.length < 1 ||
     key.length > IDEMPOTENCY_KEY_MAX_LENGTH ||
     !/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(key)
   ) {
@@ -657,7 +641,7 @@ function mergeHooks(
 ): Required<Hooks> {
   if (extra == null) return base;
   if (typeof extra !== 'object') {
-    throw new ConfigurationError(option, `\`${option}\` must be an object of hook lists.`);
+    throw invalid(option, 'must be an object of hook lists');
   }
   const merged = { ...base };
   for (const kind of HOOK_KINDS) {

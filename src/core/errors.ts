@@ -47,21 +47,21 @@ export interface ApiErrorInit {
 export class ApiError extends EmployeeRecognitionError {
   override name = 'ApiError';
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** Machine-readable code from the error body, such as `validation_error`. */
-  readonly code: string;
+  declare readonly code: string;
   /** The `X-Request-Id` of the answer: quote it when contacting support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** Headers of the answer, the credential redacted (empty for local errors). */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** Field-level problems, where the error body lists them. */
-  readonly details: ErrorDetail[] | undefined;
+  declare readonly details: ErrorDetail[] | undefined;
   /** True when the SDK raised this error itself, before any request left. */
-  readonly local: boolean;
+  declare readonly local: boolean;
   /** The request's method, such as `POST`; undefined for local errors. */
-  readonly method: string | undefined;
+  declare readonly method: string | undefined;
   /** The request's URL, query included; undefined for local errors. */
-  readonly url: string | undefined;
+  declare readonly url: string | undefined;
 
   constructor(init: ApiErrorInit) {
     const code = init.code ?? defaultCode(init.status);
@@ -106,7 +106,7 @@ export class OAuthError extends ApiError { override name = 'OAuthError'; } // pr
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
   /** How long the service asked to wait before the next attempt, in milliseconds. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(init: ApiErrorInit & { retryAfter?: number | undefined }) {
     super(init);
@@ -168,9 +168,9 @@ export interface RequestTarget {
 export class ApiConnectionError extends EmployeeRecognitionError {
   override name = 'ApiConnectionError';
   /** The request's method, such as `GET`. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request's URL, query included. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(target: RequestTarget, message: string, options?: ErrorOptions) {
     super(message, options);
@@ -188,9 +188,9 @@ export class ApiTimeoutError extends ApiConnectionError { override name = 'ApiTi
 export class ApiUserAbortError extends EmployeeRecognitionError {
   override name = 'ApiUserAbortError';
   /** The request's method, such as `GET`. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request's URL, query included. */
-  readonly url: string;
+  declare readonly url: string;
 
   constructor(target: RequestTarget, message: string, options?: ErrorOptions) {
     super(message, options);
@@ -206,9 +206,9 @@ export class ApiUserAbortError extends EmployeeRecognitionError {
 export class ResponseTooLargeError extends ApiConnectionError {
   override name = 'ResponseTooLargeError';
   /** The cap that was exceeded, in bytes. */
-  readonly limit: number;
+  declare readonly limit: number;
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
 
   constructor(target: RequestTarget, status: number, limit: number) {
     super(
@@ -224,7 +224,7 @@ export class ResponseTooLargeError extends ApiConnectionError {
 export class HookError extends EmployeeRecognitionError {
   override name = 'HookError';
   /** The hook's kind, such as `beforeRequest`. */
-  readonly hook: string;
+  declare readonly hook: string;
 
   constructor(hook: string, cause: unknown) {
     super(`A ${hook} hook failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
@@ -250,11 +250,11 @@ export interface ResponseIssue {
 export class InvalidResponseError extends EmployeeRecognitionError {
   override name = 'InvalidResponseError';
   /** HTTP status of the answer: a 2xx. */
-  readonly status: number;
+  declare readonly status: number;
   /** The `X-Request-Id` of the answer: quote it when contacting support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** Every mismatch found, at least one. */
-  readonly issues: ResponseIssue[];
+  declare readonly issues: ResponseIssue[];
 
   constructor(init: {
     message: string;

@@ -1,6 +1,6 @@
 import type { PageBody, Pagination } from '../internal/wire.js';
 import { ApiPromise } from './api-promise.js';
-import { ConfigurationError, type RequestOptions } from './config.js';
+import { checkInteger, type RequestOptions } from './config.js';
 import { EmployeeRecognitionError, InvalidResponseError } from './errors.js';
 import type { RawResponse } from '../internal/exchange.js';
 
@@ -31,9 +31,9 @@ export type PageFetcher<Item, Params extends PageParams> = (
 /** One page of a list: its records, its pagination, and the way to the next page. */
 export class Page<Item, Params extends PageParams = PageParams> {
   /** The records of this page. */
-  readonly data: Item[];
+  declare readonly data: Item[];
   /** Where this page stands in the list. */
-  readonly pagination: Pagination;
+  declare readonly pagination: Pagination;
   readonly #params: Params;
   readonly #fetchPage: PageFetcher<Item, Params>;
   readonly #options: RequestOptions;
@@ -133,12 +133,7 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
    * holding the last record it keeps; for larger exports iterate with `for await`.
    */
   async toArray({ limit }: { limit: number }): Promise<Item[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > TO_ARRAY_MAX) {
-      throw new ConfigurationError(
-        'limit',
-        `\`limit\` must be a whole number from 1 to ${TO_ARRAY_MAX}.`,
-      );
-    }
+    checkInteger('limit', limit, 1, TO_ARRAY_MAX);
     const items: Item[] = [];
     const needsMore = (page: Page<Item, Params>) => items.length + page.data.length < limit;
     for await (const page of iteratePages(this.then(), this.#options, needsMore)) {

@@ -10,7 +10,7 @@ import {
   pageSchema,
   pathId,
 } from '../core/resource.js';
-import { integer, parseInput, rule } from '../core/validation.js';
+import { convert, integer, parseInput, rule } from '../core/validation.js';
 import { listParams, pageParamsShape, recordId, timestamp, uuidParam } from './shared.js';
 
 /**
@@ -75,7 +75,7 @@ const ISO_DATE_OR_DATE_TIME =
 // A valid Date becomes its ISO string first, so one string check serves both forms. The cast
 // declares what the checks guarantee: a Date or a string in, a string out.
 const dateParam = z.unknown().check(
-  z.overwrite((value) =>
+  convert((value) =>
     value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value,
   ),
   rule((value) =>
@@ -138,7 +138,7 @@ export const recognitionCreateParamsSchema = z.strictObject({
   // Null counts as absent: nothing is sent, and the service uses 0.
   points: z
     .optional(z.nullable(integer(0, POINTS_MAX)))
-    .check(z.overwrite((points) => points ?? undefined)),
+    .check(convert((points) => points ?? undefined)),
 });
 
 const recognitionResponse = dataSchema(recognitionSchema);

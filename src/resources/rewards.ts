@@ -10,7 +10,7 @@ import {
   pathId,
 } from '../core/resource.js';
 import { integer } from '../core/validation.js';
-import { listParams, pageParamsSchema, recordId, timestamp } from './shared.js';
+import { boolean, listParams, pageParamsSchema, recordId, timestamp } from './shared.js';
 
 /**
  * Something users can obtain for points. Every field is the contract's assumption: the service
@@ -40,7 +40,7 @@ export const rewardSchema = z.looseObject({
   name: z.string(),
   description: z.nullable(z.string()),
   cost: integer(),
-  available: z.boolean(),
+  available: boolean,
   created_at: timestamp,
 });
 

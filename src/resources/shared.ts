@@ -18,6 +18,23 @@ export const recordId = z.string();
 /** An ISO 8601 UTC timestamp such as `2026-11-21T09:30:00Z`, kept as the string sent. */
 export const timestamp = z.string();
 
+/**
+ * A boolean, such as a reward's `available`. Checked by a rule rather than `z.boolean()`, whose
+ * schema kind the bundle would carry for these few fields alone (76 bytes of the Client app
+ * min+gzip); the messages are zod's own: `is required` when absent, else `must be a boolean`.
+ */
+export const boolean = z
+  .unknown()
+  .check(
+    rule((value) =>
+      typeof value === 'boolean'
+        ? undefined
+        : value === undefined
+          ? 'is required'
+          : 'must be a boolean',
+    ),
+  ) as z.ZodMiniType<boolean, boolean>;
+
 // Any UUID layout (versions and variants alike), as the service's ids may take any.
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 

@@ -5,7 +5,7 @@ import type { RequestOptions } from '../core/config.js';
 import { ApiResource, type DataResponse, dataSchema, pathId } from '../core/resource.js';
 import { openEnum, parseInput, rule } from '../core/validation.js';
 import { isLoopbackHost } from '../internal/loopback.js';
-import { recordId, timestamp } from './shared.js';
+import { boolean, recordId, timestamp } from './shared.js';
 
 /**
  * A registered endpoint that receives event deliveries. Every field is the contract's
@@ -43,7 +43,7 @@ const webhookShape = {
   url: z.string(),
   events: z.array(openEnum([...WEBHOOK_EVENT_TYPES, '*'])),
   description: z.nullable(z.string()),
-  enabled: z.boolean(),
+  enabled: boolean,
   created_at: timestamp,
 };
 
@@ -129,7 +129,7 @@ export const webhookUpdateParamsSchema = z.strictObject({
   url: z.optional(urlParam),
   events: z.optional(eventsParam),
   description: z.optional(z.nullable(z.string())),
-  enabled: z.optional(z.boolean()),
+  enabled: z.optional(boolean),
 });
 
 /** Webhooks: the endpoints that receive event deliveries. */
