@@ -227,7 +227,7 @@ export class HookError extends EmployeeRecognitionError {
   declare readonly hook: string;
 
   constructor(hook: string, cause: unknown) {
-    super(`A ${hook} hook failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+    super(`A hook in hooks.${hook} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
     });
     this.hook = hook;
