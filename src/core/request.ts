@@ -101,12 +101,13 @@ type Authorize = (
  */
 export class Transport {
   /** The client's options, without the credential. */
-  readonly config: Omit<ClientConfig, 'apiKey'>;
+  declare readonly config: Omit<ClientConfig, 'apiKey'>;
   /** The client's logger behind its level. */
-  readonly log: Log;
+  declare readonly log: Log;
   /** How this client checks answers; the resources pass it to `parseResponse`. */
-  readonly validation: ResponseValidation;
-  readonly shared: SharedState;
+  declare readonly validation: ResponseValidation;
+  /** What this client shares with the clients `withOptions()` derives from it. */
+  declare readonly shared: SharedState;
   readonly #authorize: Authorize;
   readonly #refreshable: boolean;
   readonly #defaults: CallDefaults;
@@ -639,7 +640,7 @@ class Call {
       try {
         await hook(...built);
       } catch (error) {
-        this.#transport.log.error(`A ${kind} hook of ${this.#describe()} failed.`);
+        this.#transport.log.error(`A hook in hooks.${kind} of ${this.#describe()} failed.`);
         throw new HookError(kind, error);
       }
     }
