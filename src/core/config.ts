@@ -12,6 +12,7 @@ import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { EmployeeRecognitionError } from './errors.js';
 import type { Instrumentation } from './observer.js';
+import type { PacerFactory } from './throttle.js';
 
 /**
  * An API key or OAuth access token, or a function that returns one. The function is called before
@@ -518,25 +519,11 @@ function checkRateLimit(
     throw invalid('rateLimit.key', 'must be a name of 1 to 256 characters');
   }
   // The caller's own object: a client from withOptions() that keeps it shares its parent's queue.
+  // The store's queue settles the key's name now, so a missing one fails here; the code that
+  // names it comes with the store (core/shared-throttle.ts), not in every client's bundle.
   const shared = rateLimit as SharedRateLimit;
-  pacingIdentity(apiKey, shared);
+  (store as unknown as Record<typeof PACER, PacerFactory>)[PACER](apiKey, shared);
   return shared;
-}
-
-/**
- * What names the key in a pacing store: the customer's `rateLimit.key`, else the API key itself
- * (which the store only ever sees hashed), else the `clientId` of a credential function such as
- * `clientCredentials()`. Any other function hands out tokens that change, and has no name.
- */
-export function pacingIdentity(apiKey: ApiKeySource, rateLimit: SharedRateLimit): string {
-  if (rateLimit.key != null) return `key:${rateLimit.key}`;
-  if (typeof apiKey === 'string') return `api-key:${apiKey}`;
-  const clientId = (apiKey as { clientId?: unknown }).clientId;
-  if (typeof clientId === 'string' && clientId !== '') return `client-id:${clientId}`;
-  throw new ConfigurationError(
-    'rateLimit.key',
-    'A shared pacing store needs a stable name for the key: set `rateLimit.key`, since the credential function has no `clientId` and its tokens change.',
-  );
 }
 
 function checkChoice<T extends string>(option: string, value: unknown, choices: readonly T[]): T {
