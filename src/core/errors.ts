@@ -227,9 +227,12 @@ export class HookError extends EmployeeRecognitionError {
   declare readonly hook: string;
 
   constructor(hook: string, cause: unknown) {
-    super(`A hook in hooks.${hook} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
+    super(
+      `A hook in hooks.${hook} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause,
+      },
+    );
     this.hook = hook;
   }
 }
