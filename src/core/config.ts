@@ -76,9 +76,11 @@ export interface PacingStore {
 
 /**
  * Where `definePacingStore()` puts the queue that drives a store. A registered symbol, so that a
- * store made by another copy of the SDK (ESM beside CJS) works too.
+ * store made by another copy of the SDK (ESM beside CJS) works too. Its name carries the form of
+ * the factory (`PacerFactory`; `#2`: it names the key itself), so a store from a copy of another
+ * form is refused as no pacing store at construction rather than called wrongly.
  */
-export const PACER = Symbol.for('@employee-recognition/sdk/pacer');
+export const PACER = Symbol.for('@employee-recognition/sdk/pacer#2');
 
 /** `rateLimit` with a store: pacing shared by every client of the key that uses the same store. */
 export interface SharedRateLimit {
