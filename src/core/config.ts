@@ -12,7 +12,6 @@ import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { EmployeeRecognitionError } from './errors.js';
 import type { Instrumentation } from './observer.js';
-import type { PacerFactory } from './throttle.js';
 
 /**
  * An API key or OAuth access token, or a function that returns one. The function is called before
@@ -524,7 +523,9 @@ function checkRateLimit(
   // The store's queue settles the key's name now, so a missing one fails here; the code that
   // names it comes with the store (core/shared-throttle.ts), not in every client's bundle.
   const shared = rateLimit as SharedRateLimit;
-  (store as unknown as Record<typeof PACER, PacerFactory>)[PACER](apiKey, shared);
+  // (The factory's type, PacerFactory, is core/throttle.ts's, which imports this module.)
+  type NamesKey = (apiKey: ApiKeySource, rateLimit: SharedRateLimit) => unknown;
+  (store as unknown as Record<typeof PACER, NamesKey>)[PACER](apiKey, shared);
   return shared;
 }
 
