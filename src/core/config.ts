@@ -75,9 +75,11 @@ export interface PacingStore {
 
 /**
  * Where `definePacingStore()` puts the queue that drives a store. A registered symbol, so that a
- * store made by another copy of the SDK (ESM beside CJS) works too.
+ * store made by another copy of the SDK (ESM beside CJS) works too. Its name carries the form of
+ * the factory (`PacerFactory`; `#2`: it names the key itself), so a store from a copy of another
+ * form is refused as no pacing store at construction rather than called wrongly.
  */
-export const PACER = Symbol.for('@employee-recognition/sdk/pacer');
+export const PACER = Symbol.for('@employee-recognition/sdk/pacer#2');
 
 /** `rateLimit` with a store: pacing shared by every client of the key that uses the same store. */
 export interface SharedRateLimit {
@@ -518,25 +520,13 @@ function checkRateLimit(
     throw invalid('rateLimit.key', 'must be a name of 1 to 256 characters');
   }
   // The caller's own object: a client from withOptions() that keeps it shares its parent's queue.
+  // The store's queue settles the key's name now, so a missing one fails here; the code that
+  // names it comes with the store (core/shared-throttle.ts), not in every client's bundle.
   const shared = rateLimit as SharedRateLimit;
-  pacingIdentity(apiKey, shared);
+  // (The factory's type, PacerFactory, is core/throttle.ts's, which imports this module.)
+  type NamesKey = (apiKey: ApiKeySource, rateLimit: SharedRateLimit) => unknown;
+  (store as unknown as Record<typeof PACER, NamesKey>)[PACER](apiKey, shared);
   return shared;
-}
-
-/**
- * What names the key in a pacing store: the customer's `rateLimit.key`, else the API key itself
- * (which the store only ever sees hashed), else the `clientId` of a credential function such as
- * `clientCredentials()`. Any other function hands out tokens that change, and has no name.
- */
-export function pacingIdentity(apiKey: ApiKeySource, rateLimit: SharedRateLimit): string {
-  if (rateLimit.key != null) return `key:${rateLimit.key}`;
-  if (typeof apiKey === 'string') return `api-key:${apiKey}`;
-  const clientId = (apiKey as { clientId?: unknown }).clientId;
-  if (typeof clientId === 'string' && clientId !== '') return `client-id:${clientId}`;
-  throw new ConfigurationError(
-    'rateLimit.key',
-    'A shared pacing store needs a stable name for the key: set `rateLimit.key`, since the credential function has no `clientId` and its tokens change.',
-  );
 }
 
 function checkChoice<T extends string>(option: string, value: unknown, choices: readonly T[]): T {

@@ -4,12 +4,17 @@
  * pacing in memory carries none of it.
  */
 import type { Log } from './logger.js';
-import { ConfigurationError, type PacingStore, PACER } from './config.js';
+import {
+  type ApiKeySource,
+  ConfigurationError,
+  type PacingStore,
+  PACER,
+  type SharedRateLimit,
+} from './config.js';
 import { aborts, type Follower } from '../internal/abort.js';
 import { parseRateLimit, MAX_WAIT_MS } from '../internal/headers.js';
 import {
   type AcquireOptions,
-  hex,
   type Pacer,
   type Waiter,
   type PacerFactory,
@@ -53,12 +58,47 @@ export function definePacingStore<Store extends PacingStore>(
       'definePacingStore() takes an object with reserve and release methods that is not frozen.',
     );
   }
-  const pacer: PacerFactory = (key, log) => new SharedThrottle(store, key, log);
+  const pacer: PacerFactory = (apiKey, rateLimit) => {
+    const identity = pacingIdentity(apiKey, rateLimit);
+    return (baseUrl, log) => new SharedThrottle(store, storeKey(baseUrl, identity), log);
+  };
   Object.defineProperty(store, PACER, { value: pacer });
   if (!('fallbacks' in store)) {
     Object.defineProperty(store, 'fallbacks', { get: () => fallbacksOf(store) });
   }
   return store as Store & { readonly fallbacks: number };
+}
+
+/**
+ * What names the key in a pacing store: the customer's `rateLimit.key`, else the API key itself
+ * (which the store only ever sees hashed), else the `clientId` of a credential function such as
+ * `clientCredentials()`. Any other function hands out tokens that change, and has no name.
+ */
+function pacingIdentity(apiKey: ApiKeySource, rateLimit: SharedRateLimit): string {
+  if (rateLimit.key != null) return `key:${rateLimit.key}`;
+  if (typeof apiKey === 'string') return `api-key:${apiKey}`;
+  const clientId = (apiKey as { clientId?: unknown }).clientId;
+  if (typeof clientId === 'string' && clientId !== '') return `client-id:${clientId}`;
+  throw new ConfigurationError(
+    'rateLimit.key',
+    'A shared pacing store needs a stable name for the key: set `rateLimit.key`, since the credential function has no `clientId` and its tokens change.',
+  );
+}
+
+/**
+ * The key's name in a store: SHA-256 of the service's address and the key's identity, 32 hex
+ * digits. The store never sees the identity itself, so an API key never reaches it.
+ */
+async function storeKey(baseUrl: string, identity: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`${baseUrl}\n${identity}`),
+  );
+  return hex(new Uint8Array(digest, 0, 16));
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** A store that has not answered in this long counts as unable to tell. */

@@ -1,6 +1,6 @@
 import { aborts, type Follower } from '../internal/abort.js';
 import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
-import { type ClientConfig, PACER, pacingIdentity } from './config.js';
+import { type ApiKeySource, type ClientConfig, PACER, type SharedRateLimit } from './config.js';
 import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
 import type { Log } from './logger.js';
 
@@ -34,8 +34,16 @@ export interface Pacer {
   release(): void;
 }
 
-/** How a store made by `definePacingStore()` (or `new RedisStore()`) makes a client's queue. */
-export type PacerFactory = (key: Promise<string>, log: Log) => Pacer;
+/**
+ * How a store made by `definePacingStore()` (or `new RedisStore()`) makes a client's queue. Given
+ * the client's credential and `rateLimit`, it settles the key's name in the store at once (a
+ * ConfigurationError when the key has none: the client's construction calls it to check), and
+ * returns what makes the queue for the service's address.
+ */
+export type PacerFactory = (
+  apiKey: ApiKeySource,
+  rateLimit: SharedRateLimit,
+) => (baseUrl: string, log: Log) => Pacer;
 
 /**
  * The client's queue for its `rateLimit` option: none for `'off'`, in memory for `'auto'`, and for
@@ -47,7 +55,7 @@ export function createThrottle(config: ClientConfig, log: Log): Pacer | undefine
   if (rateLimit === 'off') return undefined;
   if (rateLimit === 'auto') return new Throttle();
   const pacer = (rateLimit.store as unknown as Record<typeof PACER, PacerFactory>)[PACER];
-  return pacer(storeKey(config.baseUrl, pacingIdentity(config.apiKey, rateLimit)), log);
+  return pacer(config.apiKey, rateLimit)(config.baseUrl, log);
 }
 
 /** A call waiting for its place, in a local or a shared queue. */
@@ -377,20 +385,4 @@ export function timeoutError(target: RequestTarget, resetInMs: number): ApiTimeo
     target,
     `${target.method} ${target.url} would wait for the rate limit${when} beyond its timeout.`,
   );
-}
-
-/**
- * The key's name in a store: SHA-256 of the service's address and the key's identity, 32 hex
- * digits. The store never sees the identity itself, so an API key never reaches it.
- */
-async function storeKey(baseUrl: string, identity: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    'SHA-256',
-    new TextEncoder().encode(`${baseUrl}\n${identity}`),
-  );
-  return hex(new Uint8Array(digest, 0, 16));
-}
-
-export function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -131,16 +131,20 @@ function readDate(
 function httpDate(value: string, now: number): number | undefined {
   const fields =
     value.length <= 40 &&
-    /^[a-z]{3,9}, ?([ \d]?\d)[ -](jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[ -](\d\d|[1-9]\d{3}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60) gmt$/i.exec(
+    /^[a-z]{3,9}, ?([ \d]?\d)[ -]([a-z]{3})[ -](\d\d|[1-9]\d{3}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60) gmt$/i.exec(
       value.replace(/^(\w{3}) (\w{3}) ( ?\d+) (\S+) (\d{4})$/, '$1, $3 $2 $5 $4 GMT'),
     );
   if (!fields) return undefined;
   const [, day, month, year, hours, minutes, seconds] = fields as unknown as string[];
   // RFC 9110: a two-digit year is the latest year ending in those digits at most 50 years ahead.
   const latest = new Date(now).getUTCFullYear() + 50;
+  // Each month's three letters appear in this string only at a multiple of three, so any other
+  // index (or -1, not found) is no month.
+  const monthAt = 'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf(month!.toLowerCase());
+  if (monthAt % 3) return undefined;
   const ms = Date.UTC(
     year!.length > 2 ? +year! : latest - ((latest - +year!) % 100),
-    'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf(month!.toLowerCase()) / 3,
+    monthAt / 3,
     +day!,
     +hours!,
     +minutes!,
