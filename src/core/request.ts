@@ -1,4 +1,4 @@
-import ky from 'ky';
+import ky, { ForceRetryError } from 'ky';
 import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { aborts } from '../internal/abort.js';
 import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
@@ -52,25 +52,19 @@ const LOGGED_WAIT_MS = 1000;
 const LOGGED_BODY_LENGTH = 1000;
 
 /**
- * The methods ky may retry: all the SDK sends. ky's other retry lists (`statusCodes`,
- * `afterStatusCodes`) are read only for its own HTTP errors, which it never raises here
- * (`throwHttpErrors: false`), so they are not passed: every key costs ky a copy per call.
+ * ky's retry options for each `limit`, made once: ky retries only what the SDK forces
+ * ({@link ForceRetryError}, with the SDK's wait), and `shouldRetry` refuses everything else, which
+ * the SDK has judged final already. Shared, not built per call: ky normalizes `retry` on every
+ * call, and the per-call object this replaces (a methods list and two closures) was work and 30 B
+ * for nothing; the CPU it saves, about 1 µs per call, is within bench/overhead.mjs's noise.
  */
-const RETRY_METHODS = ['get', 'post', 'patch', 'delete'];
+const RETRY_OPTIONS: { limit: number; shouldRetry: () => boolean }[] = [];
 
 /**
  * What ky gets as a 2xx attempt's answer, once the SDK has read the real one: without a body, and
  * shared; made on the first answer, so that importing the SDK makes none.
  */
 let standIn: Response | undefined;
-
-/**
- * What the beforeRequest hook throws to have ky try again after `Call.#waitMs` (`shouldRetry`
- * answers yes to it alone at once). Not `ky.retry()` from an afterResponse hook: ky clones every
- * answer for such a hook and runs it as one more async step; reading the answer in beforeRequest
- * instead measured 1–5 µs less CPU per users.get (bench/overhead.mjs, Node 20) and 4 B less.
- */
-const RETRY = new Error('retry');
 
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
@@ -165,10 +159,10 @@ export class Transport {
  * - `beforeRequest`: a later attempt's credential and place, the caller's hooks, then the
  *   attempt itself (`#exchange`: the wire, under the SDK's own timeout) and its answer
  *   (`#afterResponse`: the caller's hooks, redirects, the body under its cap, the typed error, and
- *   each decision on a status, a refresh after a 401 or a retry after the SDK's wait, thrown as
- *   {@link RETRY}); ky takes a stand-in for a 2xx answer;
- * - `retry.shouldRetry` and `retry.delay`: whether and after what wait a network failure, a
- *   timeout or a {@link RETRY} is tried again.
+ *   each decision on a status: a refresh after a 401, a retry after the SDK's wait); ky takes a
+ *   stand-in for a 2xx answer. A network failure or a timeout is weighed there too, so every
+ *   decision is the SDK's: a retry is thrown to ky as a {@link ForceRetryError} carrying its wait,
+ *   anything else is final (`retry.shouldRetry` says so).
  * ky's own `Request` carries the URL, the method and the signal, never the credential, and no
  * ky object leaves this class: every failure becomes the SDK's own error ({@link transferError}).
  */
@@ -208,10 +202,8 @@ class Call {
   /** Whether the current attempt holds a place in the rate-limit queue. */
   #queued = false;
   #result: RawResponse | undefined;
-  /** The error the SDK has already judged final: ky's `shouldRetry` must not weigh it again. */
+  /** The error the SDK has already judged final: the attempt's catch must not weigh it again. */
   #final: unknown;
-  /** The wait before the next attempt, as the SDK decided it; ky's `retry.delay` returns it. */
-  #waitMs = 0;
 
   constructor(
     transport: Transport,
@@ -288,18 +280,8 @@ class Call {
       // Each attempt is sent, and timed out, by the beforeRequest hook (see #exchange).
       timeout: false,
       ...(this.#call.signal && { signal: this.#signal() }),
-      retry: {
-        // Every method: POST and PATCH carry an Idempotency-Key (contract §8).
-        methods: RETRY_METHODS,
-        // Room for the forced retries; the SDK counts its own against `maxRetries`.
-        limit: this.#call.maxRetries + FORCED_RETRIES,
-        // What the hooks did not judge (a network failure, a timeout) is weighed here.
-        shouldRetry: async ({ error }) =>
-          error === RETRY ||
-          (error !== this.#final &&
-            (await this.#retryWait(this.#failure(error), undefined)) !== undefined),
-        delay: () => this.#waitMs,
-      },
+      // Room for the forced retries; the SDK counts its own against `maxRetries`.
+      retry: retryOptions(this.#call.maxRetries + FORCED_RETRIES),
       hooks: { beforeRequest: [() => this.#beforeRequest()] },
     });
     // ky resolves only after #afterResponse has read a 2xx answer.
@@ -327,7 +309,16 @@ class Call {
       this.#freePlace();
       throw this.#finalize(error);
     }
-    return this.#afterResponse(await this.#exchange());
+    try {
+      return await this.#afterResponse(await this.#exchange());
+    } catch (error) {
+      // What the attempt did not judge (a network failure, a timeout, a body that broke off) is
+      // weighed here.
+      if (error instanceof ForceRetryError || error === this.#final) throw error;
+      const failure = this.#failure(error);
+      const wait = await this.#retryWait(failure, undefined);
+      throw wait === undefined ? this.#finalize(failure) : this.#retry(wait);
+    }
   }
 
   /**
@@ -455,7 +446,7 @@ class Call {
       cancel(response);
       return this.#redirect(response);
     }
-    // A failure to read the body is a connection failure: ky's shouldRetry weighs it.
+    // A failure to read the body is a connection failure, weighed by #beforeRequest.
     const text = await readBody(response, {
       target: this.#target,
       maxBytes: this.#transport.config.maxResponseBytes,
@@ -491,10 +482,9 @@ class Call {
     throw this.#retry(wait);
   }
 
-  /** What has ky try again after `ms` without weighing it (see {@link RETRY}). */
-  #retry(ms: number): Error {
-    this.#waitMs = ms;
-    return RETRY;
+  /** What has ky try again after `ms` without weighing it: ky skips `shouldRetry` for it. */
+  #retry(ms: number): ForceRetryError {
+    return new ForceRetryError({ delay: ms });
   }
 
   /**
@@ -521,7 +511,6 @@ class Call {
       `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
     );
     this.#observer?.wait('retry', delay.ms, delay.cause ?? reason, error);
-    this.#waitMs = delay.ms;
     return delay.ms;
   }
 
@@ -682,6 +671,11 @@ class Call {
   #describe(): string {
     return `${this.#target.method} ${this.#target.url}`;
   }
+}
+
+/** ky's retry options for `limit` attempts beyond the first (see {@link RETRY_OPTIONS}). */
+function retryOptions(limit: number): { limit: number; shouldRetry: () => boolean } {
+  return (RETRY_OPTIONS[limit] ??= { limit, shouldRetry: () => false });
 }
 
 /**

@@ -152,11 +152,13 @@ describe('retries', () => {
     expect(requests).toHaveLength(2);
   });
 
-  it('gives ApiConnectionError when the connection keeps failing', async () => {
-    script('get', USERS_URL, () => HttpResponse.error());
+  it('gives ApiConnectionError after 1 + maxRetries attempts when the connection keeps failing', async () => {
+    const requests = script('get', USERS_URL, () => HttpResponse.error());
     const { error } = await settleWithFakeTimers(() => getUsers());
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).not.toBeInstanceOf(ApiTimeoutError);
+    // ky retries nothing the SDK has judged final, however many retries its limit leaves.
+    expect(requests).toHaveLength(3);
   });
 
   it.each([400, 401, 403, 404, 409, 422])('never retries %i', async (status) => {
