@@ -227,12 +227,8 @@ export class HookError extends EmployeeRecognitionError {
   declare readonly hook: string;
 
   constructor(hook: string, cause: unknown) {
-    super(
-      `A hook in hooks.${hook} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause,
-      },
-    );
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`A hook in hooks.${hook} failed: ${reason}`, { cause });
     this.hook = hook;
   }
 }
