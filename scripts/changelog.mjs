@@ -4,7 +4,8 @@
 //
 // changesets writes a release as `## 1.2.0` with "Major/Minor/Patch Changes" right below the file's
 // first line. This script takes that block out and files it, together with what the `## [Unreleased]`
-// section holds (written by hand, as every change so far), under `## [1.2.0] - <date>`:
+// section holds (written by hand; a changeset's line written there too is filed once), under
+// `## [1.2.0] - <date>`:
 //   - a changeset line starting with `Breaking:`, `Added:`, `Changed:`, `Deprecated:`, `Removed:`,
 //     `Fixed:` or `Security:` goes to that section (the word is dropped);
 //   - any other line goes by its bump: major to "Breaking changes", minor to "Added", patch to "Fixed".
@@ -83,11 +84,16 @@ function release(file, date) {
   if (!rest.some((line) => /^## /.test(line))) rest.splice(0, rest.length, '# Changelog', '');
   if (!rest.some((line) => line.startsWith('All notable changes'))) rest.splice(2, 0, INTRO, '');
   const unreleased = readUnreleased(rest);
+  // A changeset's line is also written by hand under `## [Unreleased]`, so that the CHANGELOG on
+  // main shows customers what is coming: it is filed once.
+  const handWritten = new Set([...unreleased.sections.values()].flat());
   const titles = [...new Set([...SECTIONS, ...unreleased.sections.keys()])];
   const body = titles.flatMap((title) => {
     const entries = [
       ...trimBlank(unreleased.sections.get(title) ?? []),
-      ...block.items.filter((item) => item.section === title).flatMap((item) => item.lines),
+      ...block.items
+        .filter((item) => item.section === title && !handWritten.has(item.lines[0]))
+        .flatMap((item) => item.lines),
     ];
     return entries.length ? [`### ${title}`, ...entries, ''] : [];
   });

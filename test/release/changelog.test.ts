@@ -110,6 +110,21 @@ All notable changes to this project are documented here.
 `);
 });
 
+it('files once a changeset line that is also written by hand under Unreleased', async () => {
+  const changelog = read('CHANGELOG.md').replace(
+    '### Added\n- A hand-written addition.\n',
+    '### Added\n- A hand-written addition.\n- `client.ping()`.\n\n### Security\n- zod 4.6.8 is bundled.\n',
+  );
+  writeFileSync(join(root, 'CHANGELOG.md'), changelog);
+  await release();
+  const released = read('CHANGELOG.md');
+  expect(released.match(/- `client\.ping\(\)`\./g)).toHaveLength(1);
+  expect(released.match(/- zod 4\.6\.8 is bundled\./g)).toHaveLength(1);
+  expect(released).toContain(
+    '### Added\n- A hand-written addition.\n- `client.ping()`.\n\n### Changed\n',
+  );
+});
+
 it('gives a changelog changesets created the Keep a Changelog header', async () => {
   await release();
   const mcp = read('packages', 'mcp', 'CHANGELOG.md');
