@@ -12,11 +12,15 @@ export interface AcquireOptions {
   signal?: AbortSignal | undefined;
   /** Time (ms since the epoch) by which the call must be sent; undefined for none. */
   deadline?: number | undefined;
-  /** Told once, when the call has to wait `ms` for the window to reset. */
+  /**
+   * Told once, when the call has to wait: `ms` for the window to reset, or about `ms` for its turn
+   * while the key's live use is shared.
+   */
   onWait?: ((ms: number, cause: string) => void) | undefined;
 }
 
 const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
+const SHARED_CAUSE = "rate limit: the key's live use is shared";
 // X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
 // first request, reads up to a second longer than the cap. Refusing it would fail every bulk job.
 export const RESET_ROUNDING_MS = 1000;
@@ -82,9 +86,14 @@ export interface Waiter {
  * long it is (the next reset, the earliest deadline), and no call holds a socket while it waits.
  *
  * Other clients may spend the same key. So every window starts as TCP does, with one request
- * and one more in flight per answer, and a client keeps in flight only its share of what is left:
- * the part of the window's spending its own answers account for. Alone it has all of it; four
- * clients of one key each take about a quarter, and a window ends with at most a few 429s.
+ * and one more in flight per answer. What the window had spent before this client's first answer
+ * in it is history (a cron job, an earlier CLI command, a restarted worker): it costs nothing but
+ * the requests it took. Live demand is what the window's count loses between two of this client's
+ * answers beyond its own requests: measured as a rate and projected to the reset, when it and the
+ * calls waiting here would spend what is left before the reset, the client keeps in flight only
+ * its share of what is left (its part of that live spending) and spreads it over the time left, so
+ * that the others' answers keep telling it what the server counted. Alone, or with demand the
+ * window carries, it sends at once. docs/architecture.md ("Pacing") works examples.
  */
 export class Throttle implements Pacer {
   /** The tier, from X-RateLimit-Limit. */
@@ -99,13 +108,23 @@ export class Throttle implements Pacer {
   #window = 1;
   /** Answers this client had counted in the known window. */
   #counted = 0;
+  /** What this client's first answer in the known window said was left. */
+  #firstRemaining = 0;
+  /**
+   * The others' live demand, in requests per ms: how many more of their requests the window
+   * counted between the answer of `#markAt` and the next one that came later.
+   */
+  #rate = 0;
+  #markAt = 0;
+  #markForeign = 0;
   /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
   #queue: Waiter[] = [];
   #head = 0;
   /** The reset every waiting call has been judged against (cap, deadline, onWait). */
   #judgedResetAt = 0;
-  /** When a client sharing its key sends next. */
+  /** When a client sharing its key sends next, and the time between its paced sends. */
   #nextAt = 0;
+  #spacing = 0;
   #wakeTimer: ReturnType<typeof setTimeout> | undefined;
   #wakeAt = Infinity;
   #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
@@ -141,9 +160,14 @@ export class Throttle implements Pacer {
       };
       if (signal) aborts.follow(signal, waiter as Follower);
       this.#queue.push(waiter);
-      if (!this.#judge(waiter, Date.now())) {
+      const now = Date.now();
+      if (!this.#judge(waiter, now)) {
         this.#compact();
         return;
+      }
+      // Paced: its turn comes after the calls ahead of it, one spacing apart.
+      if (this.#pressed(now)) {
+        this.#tell(waiter, this.#nextAt - now + (this.#size() - 1) * this.#spacing);
       }
       this.#armDeadline(options.deadline);
       this.#drain();
@@ -166,15 +190,23 @@ export class Throttle implements Pacer {
       const resetAt = info.reset.getTime();
       this.#limit = info.limit;
       if (resetAt > this.#resetAt || this.#remaining === undefined) {
-        // A window this client had not seen: answers from the one before no longer count.
+        // A window this client had not seen: answers from the one before no longer count, and
+        // what it had spent so far is history.
         this.#resetAt = resetAt;
         this.#remaining = info.remaining;
         this.#counted = 0;
+        this.#firstRemaining = info.remaining;
+        this.#rate = 0;
+        this.#markAt = Date.now();
+        this.#markForeign = 0;
       } else if (resetAt === this.#resetAt) {
         // Answers overtake each other: the lowest count is the latest.
         this.#remaining = Math.min(this.#remaining, info.remaining);
       }
-      if (resetAt === this.#resetAt) this.#counted++;
+      if (resetAt === this.#resetAt) {
+        this.#counted++;
+        this.#measure(Date.now());
+      }
     }
     this.#window++;
     this.#drain();
@@ -196,6 +228,7 @@ export class Throttle implements Pacer {
       this.#remaining = undefined;
       this.#window = 1;
       this.#counted = 0;
+      this.#rate = 0;
     }
   }
 
@@ -205,17 +238,47 @@ export class Throttle implements Pacer {
     if (remaining === undefined) return true;
     // In-flight requests may not be in `remaining` yet: assume they are not.
     if (remaining - this.#inFlight <= 0) return false;
-    const share = this.#share();
-    return this.#inFlight < Math.ceil(remaining * share) && (share === 1 || now >= this.#nextAt);
+    if (!this.#pressed(now)) return true;
+    return this.#inFlight < Math.ceil(remaining * this.#share()) && now >= this.#nextAt;
   }
 
   /**
-   * The part of the window's spending this client's own answers account for: 1 while it is alone.
-   * Counted answers lag what the server counted, so the share errs low.
+   * The requests of others the known window counted since this client's first answer in it: what
+   * it lost beyond this client's own requests, answered or in flight (which the server may have
+   * counted already, so live demand errs low rather than seeing answers that overtook each other).
    */
+  #foreign(): number {
+    const lost = this.#firstRemaining - (this.#remaining ?? this.#firstRemaining);
+    return Math.max(0, lost - (this.#counted - 1) - this.#inFlight);
+  }
+
+  /**
+   * Measures the others' demand since the last answer that told it: a burst's answers come in one
+   * moment, and only one that sees more of the others' requests tells anything new then.
+   */
+  #measure(now: number): void {
+    const foreign = this.#foreign();
+    const more = foreign - this.#markForeign;
+    if (now <= this.#markAt && more <= 0) return;
+    this.#rate = Math.max(0, more) / Math.max(1, now - this.#markAt);
+    this.#markAt = now;
+    this.#markForeign = foreign;
+  }
+
+  /** This client's part of the window's live spending: 1 while it is alone. */
   #share(): number {
-    const spent = this.#limit - (this.#remaining ?? 0);
-    return spent > 0 ? Math.min(1, this.#counted / spent) : 1;
+    const own = Math.max(1, this.#counted - 1);
+    return own / (own + this.#foreign());
+  }
+
+  /**
+   * True while the window must be shared: the others' live demand, as a rate projected to the
+   * reset, and the calls waiting here would spend what is left before it.
+   */
+  #pressed(now: number): boolean {
+    if (this.#rate === 0 || this.#remaining === undefined) return false;
+    const projected = this.#rate * (this.#resetAt - now);
+    return projected + Math.max(1, this.#size()) > this.#remaining - this.#inFlight;
   }
 
   /**
@@ -225,13 +288,18 @@ export class Throttle implements Pacer {
    */
   #take(now: number): void {
     this.#inFlight++;
-    const remaining = this.#remaining;
-    const share = this.#share();
-    if (remaining !== undefined && share < 1) {
-      const part = Math.max(1, (remaining - this.#inFlight) * share);
-      // A reset beyond the cap is no window to spread over: pace as if it were the cap away.
-      this.#nextAt = now + Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part;
-    }
+    if (!this.#pressed(now)) return;
+    const part = Math.max(1, ((this.#remaining ?? 0) - this.#inFlight) * this.#share());
+    // A reset beyond the cap is no window to spread over: pace as if it were the cap away.
+    this.#spacing = Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part;
+    this.#nextAt = now + this.#spacing;
+  }
+
+  /** Tells a waiter, once, that it waits about `ms` for its turn on a shared key. */
+  #tell(waiter: Waiter, ms: number): void {
+    if (waiter.notified || ms <= 0) return;
+    waiter.notified = true;
+    waiter.options.onWait?.(Math.min(Math.round(ms), MAX_WAIT_MS), SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */
@@ -315,7 +383,8 @@ export class Throttle implements Pacer {
     }
     if (this.#remaining === undefined) return; // the answer in flight will tell
     // The reset, or sooner the next paced send: one timer, moved earlier when need be.
-    const paced = this.#share() < 1 && this.#nextAt > now;
+    const paced = this.#nextAt > now && this.#pressed(now);
+    if (paced) this.#tell(this.#queue[this.#head] as Waiter, this.#nextAt - now);
     const wakeAt = paced ? Math.min(this.#nextAt, this.#resetAt) : this.#resetAt;
     if (this.#wakeTimer !== undefined && this.#wakeAt <= wakeAt) return;
     clearTimeout(this.#wakeTimer);

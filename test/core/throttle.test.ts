@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiTimeoutError, RateLimitError } from '../../src/core/errors.js';
+import type { CallObserver, WaitKind } from '../../src/core/observer.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { MAX_WAIT_MS } from '../../src/internal/headers.js';
 import { getUsers, TEST_BASE_URL, testTransport, useScriptedServer } from '../support/core.js';
@@ -315,6 +316,208 @@ describe('Throttle', () => {
     await vi.advanceTimersByTimeAsync(1000);
     await Promise.all(calls);
     expect(done).toBe(10_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+/**
+ * A fixed-window service of the test's own on the test's clock: `limit` requests per `windowMs`
+ * for one key, whoever sends them; `spend(n)` is another process spending the same key. Each
+ * request is counted when it arrives and answered `latencyMs` later.
+ */
+function sharedWindow({ limit, windowMs, latencyMs = 0 }: SharedWindowOptions) {
+  let windowStart = Date.now();
+  let used = 0;
+  const counts = { ok: 0, limited: 0 };
+  const sentAt: number[] = [];
+  const roll = (now: number) => {
+    if (now - windowStart >= windowMs) {
+      windowStart += Math.floor((now - windowStart) / windowMs) * windowMs;
+      used = 0;
+    }
+  };
+  server.use(
+    http.get(`${TEST_BASE_URL}/v1/users`, async () => {
+      const now = Date.now();
+      sentAt.push(now);
+      roll(now);
+      const resetAt = windowStart + windowMs;
+      const limited = used >= limit;
+      if (limited) counts.limited++;
+      else {
+        used++;
+        counts.ok++;
+      }
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(limit - used),
+        'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+      };
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      return limited
+        ? HttpResponse.json(
+            { error: { code: 'rate_limited', message: 'slow down' } },
+            {
+              status: 429,
+              headers: { ...headers, 'retry-after': String(Math.ceil((resetAt - now) / 1000)) },
+            },
+          )
+        : HttpResponse.json({ data: [] }, { headers });
+    }),
+  );
+  return {
+    counts,
+    sentAt,
+    /** Another process spends `requests` of the window. */
+    spend(requests: number) {
+      roll(Date.now());
+      used = Math.min(limit, used + requests);
+    },
+    resetAt: () => windowStart + windowMs,
+  };
+}
+
+interface SharedWindowOptions {
+  limit: number;
+  windowMs: number;
+  latencyMs?: number;
+}
+
+/** What a call's instrumentation and its client's log are told of its waits. */
+function waitRecorder() {
+  const waits: { kind: WaitKind; ms: number; cause: string | undefined }[] = [];
+  const lines: string[] = [];
+  const observer: CallObserver = {
+    wait: (kind, ms, cause) => void waits.push({ kind, ms, cause }),
+    attempt: () => undefined,
+    end: () => {},
+  };
+  const logger = {
+    debug: () => {},
+    info: (line: string) => void lines.push(line),
+    warn: (line: string) => void lines.push(line),
+    error: (line: string) => void lines.push(line),
+  };
+  return { waits, lines, observer, logger };
+}
+
+describe("rateLimit: 'auto' on a key with history and live use", () => {
+  const USERS = { method: 'GET', path: '/v1/users' } as const;
+
+  /** `calls` calls, one after the other, each run to its end: the simulated time each took. */
+  async function sequential(
+    send: ReturnType<typeof testTransport>,
+    calls: number,
+    observer?: CallObserver,
+  ) {
+    const took: number[] = [];
+    for (let index = 0; index < calls; index++) {
+      const started = Date.now();
+      const call = send(USERS, undefined, observer);
+      await vi.runAllTimersAsync();
+      await call;
+      took.push(Date.now() - started);
+      // Nothing armed for the next call: no wake, no deadline.
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    return took;
+  }
+
+  it('sends at once in a window partly spent by a process that has ended, and reports no wait', async () => {
+    useFakeClock();
+    const service = sharedWindow({ limit: 100, windowMs: 60_000 });
+    service.spend(12);
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+    expect(await sequential(send, 10, observer)).toEqual(Array(10).fill(0));
+    expect(waits).toEqual([]);
+    expect(lines).toEqual([]);
+    expect(service.counts).toEqual({ ok: 10, limited: 0 });
+  });
+
+  it('sends at once in a window spent earlier that has enough left: no wait, no 429', async () => {
+    useFakeClock();
+    const service = sharedWindow({ limit: 100, windowMs: 60_000 });
+    service.spend(90);
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+    expect(await sequential(send, 8, observer)).toEqual(Array(8).fill(0));
+    expect(waits).toEqual([]);
+    expect(lines).toEqual([]);
+    expect(service.counts).toEqual({ ok: 8, limited: 0 });
+  });
+
+  it('learns a spent window from one 429, then waits for its reset, sends nothing before it, and says so', async () => {
+    useFakeClock();
+    vi.setSystemTime(START + 437);
+    const service = sharedWindow({ limit: 100, windowMs: 60_000 });
+    service.spend(100);
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info', maxRetries: 0 });
+    const first = send(USERS, undefined, observer).catch((error: unknown) => error);
+    await vi.runAllTimersAsync();
+    expect(await first).toBeInstanceOf(RateLimitError);
+    expect(waits).toEqual([]);
+    const resetAt = Math.ceil(service.resetAt() / 1000) * 1000;
+    const second = send(USERS, undefined, observer);
+    const expected = resetAt - Date.now();
+    expect(waits).toEqual([
+      { kind: 'rate limit', ms: expected, cause: 'rate limit: X-RateLimit-Reset' },
+    ]);
+    expect(lines).toEqual([
+      `[employee-recognition] waiting ${Math.round(expected / 1000)} s (rate limit: X-RateLimit-Reset) before GET ${TEST_BASE_URL}/v1/users`,
+    ]);
+    await vi.runAllTimersAsync();
+    await second;
+    expect(service.sentAt).toEqual([START + 437, resetAt]);
+    expect(service.counts).toEqual({ ok: 1, limited: 1 });
+  });
+
+  it('shares a window two live clients need more of than it holds: no failure, few 429s, each paced wait told', async () => {
+    useFakeClock();
+    vi.setSystemTime(START + 437);
+    const service = sharedWindow({ limit: 40, windowMs: 4000, latencyMs: 20 });
+    const recorders = [waitRecorder(), waitRecorder()];
+    const trace: string[] = [];
+    const sends = recorders.map(({ logger }, client) =>
+      testTransport({
+        rateLimit: 'auto',
+        logger,
+        logLevel: 'info',
+        fetch: async (input, init) => {
+          const at = Date.now() - START - 437;
+          const response = await globalThis.fetch(input, init);
+          trace.push(
+            `${client}@${at}:${response.headers.get('x-ratelimit-remaining')}${response.status === 429 ? '!' : ''}`,
+          );
+          return response;
+        },
+      }),
+    );
+    const started = Date.now();
+    const finished: number[] = [];
+    const failures: unknown[] = [];
+    const jobs = sends.map(async (send, client) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < 60) {
+          next++;
+          await send(USERS, undefined, recorders[client]!.observer).catch((error: unknown) =>
+            failures.push(error),
+          );
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      finished.push(Date.now() - started);
+    });
+    await vi.runAllTimersAsync();
+    await Promise.all(jobs);
+    if (process.env.P37_TRACE) console.log(finished, service.counts, trace.join(' '));
+    expect(failures).toEqual([]);
+    expect(service.counts.ok).toBe(120);
+    expect(service.counts.limited).toBeLessThanOrEqual(0.05 * (120 + service.counts.limited));
+    // The window arithmetic: 120 requests are three windows of 40, the last sent at its start.
+    expect(Math.max(...finished)).toBeLessThanOrEqual(1.5 * 8000);
     expect(vi.getTimerCount()).toBe(0);
   });
 });
