@@ -46,7 +46,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 /** Retries the SDK asks of ky beyond `maxRetries`: the one after a token refresh, and each redirect. */
 const FORCED_RETRIES = 1 + MAX_REDIRECTS;
-/** Waits longer than this are logged at info, with their cause. */
+/** Waits of this long or longer are logged at info, with their cause. */
 const LOGGED_WAIT_MS = 1000;
 /** How much of a body a debug line shows. */
 const LOGGED_BODY_LENGTH = 1000;
@@ -338,7 +338,17 @@ class Call {
     );
     if (typeof credential === 'string') return this.#takePlace(credential);
     this.#observer?.wait('credential', 0);
-    return credential.then((awaited) => this.#takePlace(awaited));
+    // Its length is known only at its end: logged then.
+    const asked = Date.now();
+    return credential.then((awaited) => {
+      this.#logWait(
+        Date.now() - asked,
+        'the apiKey function',
+        `for the credential of ${this.#describe()}`,
+        'waited',
+      );
+      return this.#takePlace(awaited);
+    });
   }
 
   /**
@@ -652,9 +662,9 @@ class Call {
     return failure;
   }
 
-  #logWait(ms: number, cause: string, what: string): void {
-    if (ms > LOGGED_WAIT_MS) {
-      this.#transport.log.info(`waiting ${Math.round(ms / 1000)} s (${cause}) ${what}`);
+  #logWait(ms: number, cause: string, what: string, verb = 'waiting'): void {
+    if (ms >= LOGGED_WAIT_MS) {
+      this.#transport.log.info(`${verb} ${Math.round(ms / 1000)} s (${cause}) ${what}`);
     }
   }
 

@@ -165,9 +165,11 @@ export class Throttle implements Pacer {
         this.#compact();
         return;
       }
-      // Paced: its turn comes after the calls ahead of it, one spacing apart.
+      // Paced: its turn comes after the calls ahead of it, one spacing apart, or at the reset,
+      // when the next window tells.
       if (this.#pressed(now)) {
-        this.#tell(waiter, this.#nextAt - now + (this.#size() - 1) * this.#spacing);
+        const turn = Math.max(0, this.#nextAt - now) + (this.#size() - 1) * this.#spacing;
+        this.#tell(waiter, Math.min(turn, this.#resetAt - now));
       }
       this.#armDeadline(options.deadline);
       this.#drain();

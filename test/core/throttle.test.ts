@@ -2,10 +2,17 @@ import { getEventListeners } from 'node:events';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiTimeoutError, RateLimitError } from '../../src/core/errors.js';
-import type { CallObserver, WaitKind } from '../../src/core/observer.js';
+import type { CallObserver } from '../../src/core/observer.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { MAX_WAIT_MS } from '../../src/internal/headers.js';
-import { getUsers, TEST_BASE_URL, testTransport, useScriptedServer } from '../support/core.js';
+import {
+  getUsers,
+  sharedWindow,
+  TEST_BASE_URL,
+  testTransport,
+  useScriptedServer,
+  waitRecorder,
+} from '../support/core.js';
 
 const { server } = useScriptedServer();
 
@@ -320,87 +327,6 @@ describe('Throttle', () => {
   });
 });
 
-/**
- * A fixed-window service of the test's own on the test's clock: `limit` requests per `windowMs`
- * for one key, whoever sends them; `spend(n)` is another process spending the same key. Each
- * request is counted when it arrives and answered `latencyMs` later.
- */
-function sharedWindow({ limit, windowMs, latencyMs = 0 }: SharedWindowOptions) {
-  let windowStart = Date.now();
-  let used = 0;
-  const counts = { ok: 0, limited: 0 };
-  const sentAt: number[] = [];
-  const roll = (now: number) => {
-    if (now - windowStart >= windowMs) {
-      windowStart += Math.floor((now - windowStart) / windowMs) * windowMs;
-      used = 0;
-    }
-  };
-  server.use(
-    http.get(`${TEST_BASE_URL}/v1/users`, async () => {
-      const now = Date.now();
-      sentAt.push(now);
-      roll(now);
-      const resetAt = windowStart + windowMs;
-      const limited = used >= limit;
-      if (limited) counts.limited++;
-      else {
-        used++;
-        counts.ok++;
-      }
-      const headers = {
-        'x-ratelimit-limit': String(limit),
-        'x-ratelimit-remaining': String(limit - used),
-        'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-      };
-      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-      return limited
-        ? HttpResponse.json(
-            { error: { code: 'rate_limited', message: 'slow down' } },
-            {
-              status: 429,
-              headers: { ...headers, 'retry-after': String(Math.ceil((resetAt - now) / 1000)) },
-            },
-          )
-        : HttpResponse.json({ data: [] }, { headers });
-    }),
-  );
-  return {
-    counts,
-    sentAt,
-    /** Another process spends `requests` of the window. */
-    spend(requests: number) {
-      roll(Date.now());
-      used = Math.min(limit, used + requests);
-    },
-    resetAt: () => windowStart + windowMs,
-  };
-}
-
-interface SharedWindowOptions {
-  limit: number;
-  windowMs: number;
-  latencyMs?: number;
-}
-
-/** What a call's instrumentation and its client's log are told of its waits. */
-function waitRecorder() {
-  const waits: { kind: WaitKind; ms: number; cause: string | undefined }[] = [];
-  const lines: string[] = [];
-  const observer: CallObserver = {
-    wait: (kind, ms, cause) => void waits.push({ kind, ms, cause }),
-    attempt: () => undefined,
-    end: () => {},
-  };
-  const logger = {
-    debug: () => {},
-    info: (line: string) => void lines.push(line),
-    warn: (line: string) => void lines.push(line),
-    error: (line: string) => void lines.push(line),
-  };
-  return { waits, lines, observer, logger };
-}
-
 describe("rateLimit: 'auto' on a key with history and live use", () => {
   const USERS = { method: 'GET', path: '/v1/users' } as const;
 
@@ -425,7 +351,7 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
 
   it('sends at once in a window partly spent by a process that has ended, and reports no wait', async () => {
     useFakeClock();
-    const service = sharedWindow({ limit: 100, windowMs: 60_000 });
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
     service.spend(12);
     const { waits, lines, observer, logger } = waitRecorder();
     const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
@@ -437,7 +363,7 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
 
   it('sends at once in a window spent earlier that has enough left: no wait, no 429', async () => {
     useFakeClock();
-    const service = sharedWindow({ limit: 100, windowMs: 60_000 });
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
     service.spend(90);
     const { waits, lines, observer, logger } = waitRecorder();
     const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
@@ -450,7 +376,7 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
   it('learns a spent window from one 429, then waits for its reset, sends nothing before it, and says so', async () => {
     useFakeClock();
     vi.setSystemTime(START + 437);
-    const service = sharedWindow({ limit: 100, windowMs: 60_000 });
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
     service.spend(100);
     const { waits, lines, observer, logger } = waitRecorder();
     const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info', maxRetries: 0 });
@@ -476,7 +402,7 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
   it('shares a window two live clients need more of than it holds: no failure, few 429s, each paced wait told', async () => {
     useFakeClock();
     vi.setSystemTime(START + 437);
-    const service = sharedWindow({ limit: 40, windowMs: 4000, latencyMs: 20 });
+    const service = sharedWindow(server, { limit: 40, windowMs: 4000, latencyMs: 20 });
     const recorders = [waitRecorder(), waitRecorder()];
     const trace: string[] = [];
     const sends = recorders.map(({ logger }, client) =>
@@ -512,7 +438,13 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
     });
     await vi.runAllTimersAsync();
     await Promise.all(jobs);
-    if (process.env.P37_TRACE) console.log(finished, service.counts, trace.join(' '));
+    if (process.env.P37_TRACE)
+      console.log(
+        finished,
+        service.counts,
+        trace.join(' '),
+        JSON.stringify(recorders.map((r) => [r.waits, r.lines])),
+      );
     expect(failures).toEqual([]);
     expect(service.counts.ok).toBe(120);
     expect(service.counts.limited).toBeLessThanOrEqual(0.05 * (120 + service.counts.limited));

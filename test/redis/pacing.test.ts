@@ -214,6 +214,46 @@ describeRedis('RedisStore against a real Redis and the mock server', () => {
       expect(counts).toEqual({ requests: calls, limited: 0 });
     });
 
+    it.each([
+      ['partly spent by a process that has ended', 12, 10],
+      ['spent earlier, with enough left', 90, 8],
+    ])(
+      'a worker that joins a window %s sends at once: no wait, no 429',
+      async (_, spent, calls) => {
+        mock = await startMockServer({ tier: 100, rateLimitWindowMs: 60_000 });
+        const prefix = uniquePrefix();
+        // A worker of the store spends the window, and stops.
+        const earlier = new Client({
+          apiKey: mock.api.testKey,
+          baseUrl: mock.url,
+          rateLimit: { store: new RedisStore({ client: redis[1]!.client, prefix, timeout: 5000 }) },
+        });
+        for (let index = 0; index < spent; index++) await earlier.get('/v1/users');
+        const { counts, fetch } = countingFetch();
+        const log = keptLog();
+        const waits: string[] = [];
+        const late = new Client({
+          apiKey: mock.api.testKey,
+          baseUrl: mock.url,
+          fetch,
+          logger: log.logger,
+          logLevel: 'info',
+          instrumentation: {
+            call: () => ({
+              wait: (kind, ms, cause) => void waits.push(`${kind} ${ms} ${cause}`),
+              attempt: () => undefined,
+              end: () => {},
+            }),
+          },
+          rateLimit: { store: new RedisStore({ client: redis[2]!.client, prefix, timeout: 5000 }) },
+        });
+        for (let index = 0; index < calls; index++) await late.get('/v1/users');
+        expect(waits).toEqual([]);
+        expect(log.lines).toEqual([]);
+        expect(counts).toEqual({ requests: calls, limited: 0 });
+      },
+    );
+
     it('keeps two keys per key and service, named by a hash, expiring by themselves, without the credential', async () => {
       mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
       const prefix = uniquePrefix();

@@ -1,7 +1,8 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
+import { type SetupServer, setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { type ClientOptions, type RequestOptions, resolveConfig } from '../../src/core/config.js';
+import type { CallObserver, WaitKind } from '../../src/core/observer.js';
 import { Transport } from '../../src/core/request.js';
 
 export const TEST_BASE_URL = 'http://api.test';
@@ -67,4 +68,88 @@ export async function settleWithFakeTimers<T>(call: () => Promise<T>) {
   await vi.runAllTimersAsync();
   const result = await outcome;
   return { ...result, elapsed: Date.now() - started };
+}
+
+/**
+ * A fixed-window service of the test's own for GET /v1/users, on `server` and the test's clock:
+ * `limit` requests per `windowMs` for one key, whoever sends them; `spend(n)` is another process
+ * spending the same key. Each request is counted when it arrives and answered `latencyMs` later.
+ */
+export function sharedWindow(
+  server: SetupServer,
+  { limit, windowMs, latencyMs = 0 }: SharedWindowOptions,
+) {
+  let windowStart = Date.now();
+  let used = 0;
+  const counts = { ok: 0, limited: 0 };
+  const sentAt: number[] = [];
+  const roll = (now: number) => {
+    if (now - windowStart >= windowMs) {
+      windowStart += Math.floor((now - windowStart) / windowMs) * windowMs;
+      used = 0;
+    }
+  };
+  server.use(
+    http.get(`${TEST_BASE_URL}/v1/users`, async () => {
+      const now = Date.now();
+      sentAt.push(now);
+      roll(now);
+      const resetAt = windowStart + windowMs;
+      const limited = used >= limit;
+      if (limited) counts.limited++;
+      else {
+        used++;
+        counts.ok++;
+      }
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(limit - used),
+        'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+      };
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      return limited
+        ? HttpResponse.json(
+            { error: { code: 'rate_limited', message: 'slow down' } },
+            {
+              status: 429,
+              headers: { ...headers, 'retry-after': String(Math.ceil((resetAt - now) / 1000)) },
+            },
+          )
+        : HttpResponse.json({ data: [] }, { headers });
+    }),
+  );
+  return {
+    counts,
+    sentAt,
+    /** Another process spends `requests` of the window. */
+    spend(requests: number) {
+      roll(Date.now());
+      used = Math.min(limit, used + requests);
+    },
+    resetAt: () => windowStart + windowMs,
+  };
+}
+
+export interface SharedWindowOptions {
+  limit: number;
+  windowMs: number;
+  latencyMs?: number;
+}
+
+/** What a call's instrumentation and its client's log are told of its waits. */
+export function waitRecorder() {
+  const waits: { kind: WaitKind; ms: number; cause: string | undefined }[] = [];
+  const lines: string[] = [];
+  const observer: CallObserver = {
+    wait: (kind, ms, cause) => void waits.push({ kind, ms, cause }),
+    attempt: () => undefined,
+    end: () => {},
+  };
+  const logger = {
+    debug: () => {},
+    info: (line: string) => void lines.push(line),
+    warn: (line: string) => void lines.push(line),
+    error: (line: string) => void lines.push(line),
+  };
+  return { waits, lines, observer, logger };
 }

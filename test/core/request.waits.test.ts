@@ -1,0 +1,200 @@
+import { HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { definePacingStore } from '../../src/core/shared-throttle.js';
+import {
+  errorBody,
+  ok,
+  sharedWindow,
+  testTransport,
+  USERS_URL,
+  useScriptedServer,
+  waitRecorder,
+} from '../support/core.js';
+
+/**
+ * Every kind of wait a call makes on the customer's behalf is told three ways: the instrumentation's
+ * `wait(kind, ms, cause)` (a span and the wait metric), the caller's own hook where there is one
+ * (the rate-limit queue's `onWait`, `beforeRetry`), and an info line when it lasts a second or more
+ * (README.md, docs/getting-started.md, docs/errors-and-retries.md promise it).
+ */
+const { server, script } = useScriptedServer();
+
+const START = Date.UTC(2026, 10, 22);
+const USERS = { method: 'GET', path: '/v1/users' } as const;
+const PREFIX = '[employee-recognition] ';
+
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+}
+
+/** Runs `call` to its end under the fake clock; its outcome. */
+async function settle<T>(call: Promise<T>) {
+  const outcome = call.then(
+    (value) => ({ value, error: undefined }),
+    (error: unknown) => ({ value: undefined, error }),
+  );
+  await vi.runAllTimersAsync();
+  return outcome;
+}
+
+describe('every wait is told: instrumentation, hook and info line', () => {
+  it('a spent window: the wait for its reset', async () => {
+    useFakeClock();
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+    await settle(send(USERS));
+    service.spend(100);
+    // The window is spent by another process; the next answer says so, with one 429.
+    await settle(send(USERS, { maxRetries: 0 }));
+    const resetAt = service.resetAt();
+    const call = settle(send(USERS, undefined, observer));
+    expect(waits).toEqual([
+      { kind: 'rate limit', ms: resetAt - START, cause: 'rate limit: X-RateLimit-Reset' },
+    ]);
+    expect(lines).toEqual([
+      `${PREFIX}waiting 60 s (rate limit: X-RateLimit-Reset) before GET ${USERS_URL}`,
+    ]);
+    expect((await call).error).toBeUndefined();
+    expect(Date.now()).toBe(resetAt);
+  });
+
+  it("a paced wait: the key's live use is shared", async () => {
+    useFakeClock();
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+    await settle(send(USERS));
+    // While this client is active, another spends 30 of the window in a second: at that rate
+    // the window is spent long before its reset, so this client paces its share of what is left.
+    vi.setSystemTime(START + 1000);
+    service.spend(30);
+    await settle(send(USERS));
+    await settle(send(USERS));
+    expect(waits).toEqual([]);
+    const paced = settle(send(USERS, undefined, observer));
+    expect(waits).toHaveLength(1);
+    const [wait] = waits;
+    expect(wait).toMatchObject({
+      kind: 'rate limit',
+      cause: "rate limit: the key's live use is shared",
+    });
+    expect(wait!.ms).toBeGreaterThanOrEqual(1000);
+    expect(lines).toEqual([
+      `${PREFIX}waiting ${Math.round(wait!.ms / 1000)} s (rate limit: the key's live use is shared) before GET ${USERS_URL}`,
+    ]);
+    const before = Date.now();
+    expect((await paced).error).toBeUndefined();
+    expect(Date.now() - before).toBe(wait!.ms);
+    expect(service.counts.limited).toBe(0);
+  });
+
+  it('a shared pacing store that says wait', async () => {
+    useFakeClock();
+    script('get', USERS_URL, ok);
+    const answers = [5000, 0];
+    const store = definePacingStore({
+      reserve: async () => answers.shift() ?? 0,
+      release: async () => {},
+    });
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: { store }, logger, logLevel: 'info' });
+    const outcome = await settle(send(USERS, undefined, observer));
+    expect(outcome.error).toBeUndefined();
+    expect(waits).toEqual([
+      { kind: 'rate limit', ms: 5000, cause: 'rate limit: shared pacing store' },
+    ]);
+    expect(lines).toEqual([
+      `${PREFIX}waiting 5 s (rate limit: shared pacing store) before GET ${USERS_URL}`,
+    ]);
+  });
+
+  it('retry backoff: each wait before a retry, logged from a second on', async () => {
+    useFakeClock();
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const unavailable = () =>
+      HttpResponse.json(errorBody('unavailable', 'try later'), { status: 503 });
+    script('get', USERS_URL, unavailable, unavailable, unavailable, ok);
+    const { waits, lines, observer, logger } = waitRecorder();
+    const beforeRetry = vi.fn();
+    const send = testTransport({ logger, logLevel: 'info', maxRetries: 3 });
+    const outcome = await settle(send(USERS, { hooks: { beforeRetry: [beforeRetry] } }, observer));
+    vi.mocked(Math.random).mockRestore();
+    expect(outcome.error).toBeUndefined();
+    expect(waits).toEqual(
+      [500, 1000, 2000].map((ms) => ({ kind: 'retry', ms, cause: 'status 503' })),
+    );
+    expect(beforeRetry.mock.calls.map(([context]) => [context.delayMs, context.reason])).toEqual([
+      [500, 'status 503'],
+      [1000, 'status 503'],
+      [2000, 'status 503'],
+    ]);
+    expect(lines).toEqual([
+      `${PREFIX}waiting 1 s (status 503) before retry 2 of 3 of GET ${USERS_URL}`,
+      `${PREFIX}waiting 2 s (status 503) before retry 3 of 3 of GET ${USERS_URL}`,
+    ]);
+  });
+
+  it("Retry-After: the service's own wait", async () => {
+    useFakeClock();
+    script(
+      'get',
+      USERS_URL,
+      () =>
+        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+          status: 429,
+          headers: { 'retry-after': '7' },
+        }),
+      ok,
+    );
+    const { waits, lines, observer, logger } = waitRecorder();
+    const beforeRetry = vi.fn();
+    const send = testTransport({ logger, logLevel: 'info' });
+    const outcome = await settle(send(USERS, { hooks: { beforeRetry: [beforeRetry] } }, observer));
+    expect(outcome.error).toBeUndefined();
+    expect(waits).toEqual([{ kind: 'retry', ms: 7000, cause: 'Retry-After' }]);
+    expect(beforeRetry).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ delayMs: 7000, reason: 'Retry-After' }),
+    );
+    expect(lines).toEqual([
+      `${PREFIX}waiting 7 s (Retry-After) before retry 1 of 2 of GET ${USERS_URL}`,
+    ]);
+  });
+
+  it('the credential: an apiKey function that takes a second or more is logged when it answers', async () => {
+    useFakeClock();
+    script('get', USERS_URL, ok);
+    const { waits, lines, observer, logger } = waitRecorder();
+    const apiKey = () =>
+      new Promise<string>((resolve) =>
+        setTimeout(() => resolve(`rk_test_${'x'.repeat(32)}`), 2000),
+      );
+    const send = testTransport({ apiKey, logger, logLevel: 'info' });
+    const outcome = await settle(send(USERS, undefined, observer));
+    expect(outcome.error).toBeUndefined();
+    // Its length is not known before it ends: the span measures it.
+    expect(waits).toEqual([{ kind: 'credential', ms: 0, cause: undefined }]);
+    expect(lines).toEqual([
+      `${PREFIX}waited 2 s (the apiKey function) for the credential of GET ${USERS_URL}`,
+    ]);
+    expect(lines.join('\n')).not.toContain('x'.repeat(32));
+  });
+
+  it('a wait under a second is told to the instrumentation, and not logged', async () => {
+    useFakeClock();
+    script(
+      'get',
+      USERS_URL,
+      () =>
+        HttpResponse.json(errorBody('rate_limited', 'slow down'), {
+          status: 429,
+          headers: { 'retry-after': '0' },
+        }),
+      ok,
+    );
+    const { waits, lines, observer, logger } = waitRecorder();
+    await settle(testTransport({ logger, logLevel: 'info' })(USERS, undefined, observer));
+    expect(waits).toEqual([{ kind: 'retry', ms: 0, cause: 'Retry-After' }]);
+    expect(lines).toEqual([]);
+  });
+});
