@@ -15,14 +15,23 @@
  * PACING_BENCH_TIMEOUTS=50,1000 adds jobs of 32 workers with those fixed timeouts, to compare
  * with the default. It prints the figures and writes them into docs/benchmarks.md between the
  * bench:pacing markers.
+ *
+ * `node bench/pacing.mjs --scenarios` (part of `npm run bench`, about a minute) runs instead the
+ * scenarios of issue 37 in real time, against a loopback service of its own with a fixed window
+ * (node:http on 127.0.0.1) that another process also spends, and the CLI against the mock: a
+ * window partly spent by a process that has ended (10 sequential calls, `'auto'` against
+ * `'off'`), a window spent earlier with enough left, two live clients of one key, and three
+ * `export recognitions` commands after 5 requests from elsewhere against the same command on a
+ * fresh window. It reports the figures for bench/run.mjs (`@@RESULT`).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importSdk } from './lib/stats.mjs';
+import { importSdk, report } from './lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOC = `${ROOT}docs/benchmarks.md`;
@@ -46,10 +55,12 @@ const COMPARED_TIMEOUTS = (process.env.PACING_BENCH_TIMEOUTS ?? '')
   .filter(Boolean)
   .map(Number);
 
+const SCENARIOS = process.argv.includes('--scenarios');
+
 const log = (message) => process.stderr.write(`[pacing] ${message}\n`);
 const { startMockServer } = await importSdk('testing');
 
-if (spawnSync('redis-server', ['--version']).status !== 0) {
+if (!SCENARIOS && spawnSync('redis-server', ['--version']).status !== 0) {
   log('redis-server is not installed (Debian: apt-get install -y redis-server)');
   process.exit(1);
 }
@@ -263,6 +274,293 @@ async function latency(redisUrl) {
   } finally {
     await mock.close();
   }
+}
+
+/** A key of the test format, for the loopback service (which checks none). */
+const LOOPBACK_KEY = `rk_test_${'a1B2c3D4'.repeat(4)}`;
+
+/**
+ * The loopback service: `limit` requests per `windowMs` for one key, whoever sends them, with the
+ * headers the service sends; 429 with Retry-After past the limit. `restart()` opens a fresh
+ * window now.
+ */
+async function windowService({ limit, windowMs }) {
+  let windowStart = Date.now();
+  let used = 0;
+  const counts = { ok: 0, limited: 0 };
+  const server = createHttpServer((request, response) => {
+    request.resume();
+    const now = Date.now();
+    if (now - windowStart >= windowMs) {
+      windowStart += Math.floor((now - windowStart) / windowMs) * windowMs;
+      used = 0;
+    }
+    const resetAt = windowStart + windowMs;
+    const limited = used >= limit;
+    if (limited) counts.limited++;
+    else {
+      used++;
+      counts.ok++;
+    }
+    const headers = {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(limit - used),
+      'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+    };
+    if (limited) {
+      response.writeHead(429, {
+        ...headers,
+        'retry-after': String(Math.ceil((resetAt - now) / 1000)),
+      });
+      response.end('{"error":{"code":"rate_limited","message":"slow down"}}');
+    } else {
+      response.writeHead(200, headers);
+      response.end('{"data":[]}');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    counts,
+    restart() {
+      windowStart = Date.now();
+      used = 0;
+      counts.ok = 0;
+      counts.limited = 0;
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Another process spends `requests` of the key's window, one after the other, and exits. */
+function spendFrom(url, apiKey, requests) {
+  const script = `for (let i = 0; i < ${requests}; i++) await (await fetch(${JSON.stringify(url)}, { headers: { authorization: ${JSON.stringify(`Bearer ${apiKey}`)} } })).arrayBuffer();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: 'inherit',
+  });
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the spending process exited with ${code}`)),
+    ),
+  );
+}
+
+/** A client of the loopback service that counts the waits it reports (instrumentation) and logs. */
+function observedClient(Client, url, rateLimit) {
+  const seen = { waits: [], lines: [] };
+  const client = new Client({
+    apiKey: LOOPBACK_KEY,
+    baseUrl: url,
+    rateLimit,
+    logLevel: 'info',
+    logger: {
+      debug: () => {},
+      info: (line) => seen.lines.push(line),
+      warn: (line) => seen.lines.push(line),
+      error: (line) => seen.lines.push(line),
+    },
+    instrumentation: {
+      call: () => ({
+        wait: (kind, ms, cause) => seen.waits.push({ kind, ms, cause }),
+        attempt: () => undefined,
+        end: () => {},
+      }),
+    },
+  });
+  return { client, seen };
+}
+
+const median = (values) => quantile(values, 0.5);
+
+/**
+ * Sequential calls on a window `spent` of 100 by another process that has ended, with each
+ * `rateLimit`, alternating, `rounds` times: their time, waits and 429s.
+ */
+async function history(Client, service, { spent, calls, rounds }) {
+  const runs = { auto: [], off: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const rateLimit of round % 2 ? ['off', 'auto'] : ['auto', 'off']) {
+      service.restart();
+      await spendFrom(`${service.url}/v1/users`, LOOPBACK_KEY, spent);
+      const { client, seen } = observedClient(Client, service.url, rateLimit);
+      const started = performance.now();
+      for (let index = 0; index < calls; index++) await client.get('/v1/users');
+      runs[rateLimit].push({
+        ms: performance.now() - started,
+        waits: seen.waits.length,
+        lines: seen.lines.length,
+        answers429: service.counts.limited,
+      });
+    }
+  }
+  const summary = (list) => ({
+    medianMs: median(list.map((run) => run.ms)),
+    minMs: Math.min(...list.map((run) => run.ms)),
+    maxMs: Math.max(...list.map((run) => run.ms)),
+    waits: list.reduce((total, run) => total + run.waits, 0),
+    lines: list.reduce((total, run) => total + run.lines, 0),
+    answers429: list.reduce((total, run) => total + run.answers429, 0),
+  });
+  return { spent, calls, rounds, auto: summary(runs.auto), off: summary(runs.off) };
+}
+
+/** Two live clients of one key, `calls` each, `concurrency` at a time, under `limit` per `windowMs`. */
+async function twoLive(Client, { calls, concurrency, limit, windowMs, runs }) {
+  const service = await windowService({ limit, windowMs });
+  // Window arithmetic: the requests fill ⌈2 × calls / limit⌉ windows, the last sent at its start.
+  const arithmeticMs = (Math.ceil((2 * calls) / limit) - 1) * windowMs;
+  const results = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      // Start on a fresh window, as the issue's run did.
+      await new Promise((resolve) => setTimeout(resolve, windowMs));
+      service.restart();
+      const clients = [0, 1].map(() => observedClient(Client, service.url, 'auto'));
+      let failures = 0;
+      const started = performance.now();
+      const finished = await Promise.all(
+        clients.map(async ({ client }) => {
+          let next = 0;
+          const worker = async () => {
+            while (next < calls) {
+              next++;
+              await client.get('/v1/users').catch(() => failures++);
+            }
+          };
+          await Promise.all(Array.from({ length: concurrency }, worker));
+          return performance.now() - started;
+        }),
+      );
+      const elapsedMs = Math.max(...finished);
+      results.push({
+        failures,
+        requests: service.counts.ok + service.counts.limited,
+        answers429: service.counts.limited,
+        share429: service.counts.limited / (service.counts.ok + service.counts.limited),
+        elapsedMs,
+        finishedMs: finished,
+        ratioToArithmetic: elapsedMs / arithmeticMs,
+        pacedWaits: clients.reduce(
+          (total, { seen }) =>
+            total + seen.waits.filter((wait) => /live use is shared/.test(wait.cause)).length,
+          0,
+        ),
+        resetWaits: clients.reduce(
+          (total, { seen }) =>
+            total + seen.waits.filter((wait) => /X-RateLimit-Reset/.test(wait.cause)).length,
+          0,
+        ),
+      });
+    }
+  } finally {
+    await service.close();
+  }
+  return { calls, concurrency, limit, windowMs, arithmeticMs, runs: results };
+}
+
+/**
+ * One `employee-recognition export recognitions` command against `mock` (spawned, not run
+ * synchronously: the mock answers from this process): its wall time and waits.
+ */
+async function exportCommand(mock) {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [`${ROOT}dist/cli.js`, 'export', 'recognitions', '--format', 'jsonl'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        RECOGNITION_API_KEY: mock.api.testKey,
+        RECOGNITION_BASE_URL: mock.url,
+        RECOGNITION_LOG: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let records = 0;
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    records += chunk.split('\n').length - 1;
+  });
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`export recognitions failed (exit ${code}): ${stderr}`);
+  return { ms, records, waitLines: (stderr.match(/waiting \d+ s/g) ?? []).length };
+}
+
+/**
+ * The CLI: `runs` export commands (1,000 recognitions, 10 pages of 100) one after the other on
+ * one mock after 5 requests from elsewhere, and the same command on a fresh mock (a fresh window)
+ * before each.
+ */
+async function cli({ runs }) {
+  const fresh = [];
+  for (let run = 0; run < runs; run++) {
+    const mock = await startMockServer({ recognitions: 1000 });
+    try {
+      fresh.push(await exportCommand(mock));
+    } finally {
+      await mock.close();
+    }
+  }
+  const mock = await startMockServer({ recognitions: 1000 });
+  const used = [];
+  try {
+    await spendFrom(`${mock.url}/v1/users`, mock.api.testKey, 5);
+    for (let run = 0; run < runs; run++) used.push(await exportCommand(mock));
+  } finally {
+    await mock.close();
+  }
+  const freshMs = median(fresh.map((run) => run.ms));
+  return {
+    fresh,
+    freshMedianMs: freshMs,
+    afterOthers: used.map((run) => ({ ...run, ratioToFresh: run.ms / freshMs })),
+  };
+}
+
+async function scenarios() {
+  const { Client } = await importSdk();
+  const service = await windowService({ limit: 100, windowMs: 60_000 });
+  let partlySpent;
+  let spentEarlier;
+  try {
+    log('a window of 100 (60 s) with 12 spent by a process that has ended: 10 sequential calls');
+    partlySpent = await history(Client, service, { spent: 12, calls: 10, rounds: 5 });
+    log(JSON.stringify(partlySpent));
+    log('a window of 100 (60 s) with 90 spent earlier: 8 sequential calls');
+    spentEarlier = await history(Client, service, { spent: 90, calls: 8, rounds: 3 });
+    log(JSON.stringify(spentEarlier));
+  } finally {
+    await service.close();
+  }
+  log('two live clients of one key, 60 calls each, 8 at a time, 40 per 4 s');
+  const live = await twoLive(Client, {
+    calls: 60,
+    concurrency: 8,
+    limit: 40,
+    windowMs: 4000,
+    runs: 2,
+  });
+  log(JSON.stringify(live));
+  log(
+    'the CLI: export recognitions (10 pages), fresh window against after 5 requests from elsewhere',
+  );
+  const command = await cli({ runs: 3 });
+  log(JSON.stringify(command));
+  return { partlySpent, spentEarlier, live, cli: command };
+}
+
+if (SCENARIOS) {
+  report(await scenarios());
+  process.exit(0);
 }
 
 const began = Date.now();

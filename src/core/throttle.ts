@@ -96,8 +96,6 @@ export interface Waiter {
  * window carries, it sends at once. docs/architecture.md ("Pacing") works examples.
  */
 export class Throttle implements Pacer {
-  /** The tier, from X-RateLimit-Limit. */
-  #limit = 0;
   /** What the server last said the window allows; undefined while no window is known. */
   #remaining: number | undefined;
   /** When the known window refills, in ms since the epoch. */
@@ -190,7 +188,6 @@ export class Throttle implements Pacer {
     const info = parseRateLimit(headers);
     if (info) {
       const resetAt = info.reset.getTime();
-      this.#limit = info.limit;
       if (resetAt > this.#resetAt || this.#remaining === undefined) {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it had spent so far is history.
