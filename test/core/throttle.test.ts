@@ -349,29 +349,23 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
     return took;
   }
 
-  it('sends at once in a window partly spent by a process that has ended, and reports no wait', async () => {
-    useFakeClock();
-    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
-    service.spend(12);
-    const { waits, lines, observer, logger } = waitRecorder();
-    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
-    expect(await sequential(send, 10, observer)).toEqual(Array(10).fill(0));
-    expect(waits).toEqual([]);
-    expect(lines).toEqual([]);
-    expect(service.counts).toEqual({ ok: 10, limited: 0 });
-  });
-
-  it('sends at once in a window spent earlier that has enough left: no wait, no 429', async () => {
-    useFakeClock();
-    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
-    service.spend(90);
-    const { waits, lines, observer, logger } = waitRecorder();
-    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
-    expect(await sequential(send, 8, observer)).toEqual(Array(8).fill(0));
-    expect(waits).toEqual([]);
-    expect(lines).toEqual([]);
-    expect(service.counts).toEqual({ ok: 8, limited: 0 });
-  });
+  it.each([
+    ['partly spent by a process that has ended', 12, 10],
+    ['spent earlier, with enough left', 90, 8],
+  ])(
+    'sends at once in a window %s: no wait, no timer, no 429, nothing reported',
+    async (_, spent, calls) => {
+      useFakeClock();
+      const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
+      service.spend(spent);
+      const { waits, lines, observer, logger } = waitRecorder();
+      const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+      expect(await sequential(send, calls, observer)).toEqual(Array(calls).fill(0));
+      expect(waits).toEqual([]);
+      expect(lines).toEqual([]);
+      expect(service.counts).toEqual({ ok: calls, limited: 0 });
+    },
+  );
 
   it('learns a spent window from one 429, then waits for its reset, sends nothing before it, and says so', async () => {
     useFakeClock();
@@ -425,12 +419,21 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
     });
     await vi.runAllTimersAsync();
     await Promise.all(jobs);
-    console.log(
-      finished,
-      service.counts,
-      trace.join(' '),
-      JSON.stringify(recorders.map((r) => [r.waits, r.lines])),
-    );
+    // The paced waits are told, and each wait of a second or more has its info line.
+    const told = recorders.flatMap(({ waits }) => waits);
+    expect(
+      told.filter((wait) => wait.cause === "rate limit: the key's live use is shared"),
+    ).not.toEqual([]);
+    for (const { waits, lines } of recorders) {
+      expect(lines.map((line) => line.replace(/\) .*/, ')'))).toEqual(
+        waits
+          .filter((wait) => wait.ms >= 1000)
+          .map(
+            (wait) =>
+              `[employee-recognition] waiting ${Math.round(wait.ms / 1000)} s (${wait.cause})`,
+          ),
+      );
+    }
     expect(failures).toEqual([]);
     expect(service.counts.ok).toBe(120);
     expect(service.counts.limited).toBeLessThanOrEqual(0.05 * (120 + service.counts.limited));
