@@ -13,7 +13,8 @@
  *
  * Usage: npm run bench:pacing (= npm run build && node bench/pacing.mjs); about 10 minutes.
  * PACING_BENCH_TIMEOUTS=50,1000 adds jobs of 32 workers with those fixed timeouts, to compare
- * with the default. It prints the figures and writes them into docs/benchmarks.md between the
+ * with the default; PACING_BENCH_ONLY=memory (or redis) runs only the jobs of that pacing and
+ * prints them. It prints the figures and writes them into docs/benchmarks.md between the
  * bench:pacing markers.
  *
  * `node bench/pacing.mjs --scenarios` (part of `npm run bench`, about a minute) runs instead the
@@ -56,6 +57,8 @@ const COMPARED_TIMEOUTS = (process.env.PACING_BENCH_TIMEOUTS ?? '')
   .map(Number);
 
 const SCENARIOS = process.argv.includes('--scenarios');
+/** PACING_BENCH_ONLY=memory (or redis): only the jobs of that pacing, printed, docs left alone. */
+const ONLY = process.env.PACING_BENCH_ONLY;
 
 const log = (message) => process.stderr.write(`[pacing] ${message}\n`);
 const { startMockServer } = await importSdk('testing');
@@ -577,9 +580,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 let results;
 try {
   log(`load: ${load.count} busy-loop processes; load average ${loadStart}`);
-  log(`added latency: ${LATENCY_CALLS} sequential creates through the Redis store`);
-  const added = await latency(redis.url);
-  log(JSON.stringify(added));
+  let added;
+  if (!ONLY) {
+    log(`added latency: ${LATENCY_CALLS} sequential creates through the Redis store`);
+    added = await latency(redis.url);
+    log(JSON.stringify(added));
+  }
   const runs = [];
   for (const job of [
     { mode: 'redis', workers: 8 },
@@ -587,7 +593,7 @@ try {
     ...COMPARED_TIMEOUTS.map((timeout) => ({ mode: 'redis', workers: 32, timeout })),
     { mode: 'memory', workers: 8 },
     { mode: 'redis', workers: 8, pause: true },
-  ]) {
+  ].filter((job) => !ONLY || job.mode === ONLY)) {
     log(`${CALLS} creates, ${JSON.stringify(job)} (about 2 minutes)`);
     const run = await bulk(job, redis);
     log(JSON.stringify(run));
@@ -598,6 +604,7 @@ try {
   load.stop();
   await redis.stop();
 }
+if (ONLY) process.exit(0);
 
 const pct = (value) => `${(value * 100).toFixed(1)} %`;
 const ms = (value) => `${value.toFixed(2)} ms`;

@@ -24,6 +24,11 @@ const SHARED_CAUSE = "rate limit: the key's live use is shared";
 // X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
 // first request, reads up to a second longer than the cap. Refusing it would fail every bulk job.
 export const RESET_ROUNDING_MS = 1000;
+/**
+ * The others' rate is measured over this long at least: a process of theirs that stalls for
+ * less does not look stopped, and one that stopped looks so after this long.
+ */
+const RATE_SPAN_MS = 1000;
 
 /**
  * A client's rate-limit queue, as the request core uses it: a place before each attempt, and the
@@ -108,13 +113,21 @@ export class Throttle implements Pacer {
   #counted = 0;
   /** What this client's first answer in the known window said was left. */
   #firstRemaining = 0;
+  /** The most of the others' requests its answers have shown in the known window. */
+  #seen = 0;
   /**
    * The others' live demand, in requests per ms: how many more of their requests the window
-   * counted between the answer of `#markAt` and the next one that came later.
+   * counted over the last {@link RATE_SPAN_MS} or more (from `#markAt`, when `#markSeen` were
+   * seen), or over less when that tells of more.
    */
   #rate = 0;
   #markAt = 0;
-  #markForeign = 0;
+  #markSeen = 0;
+  /**
+   * Whether others were spending the last window this client knew while it was active: then the
+   * next window's spending before its first answer there is theirs, live, not history.
+   */
+  #othersLive = false;
   /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
   #queue: Waiter[] = [];
   #head = 0;
@@ -189,15 +202,21 @@ export class Throttle implements Pacer {
     if (info) {
       const resetAt = info.reset.getTime();
       if (resetAt > this.#resetAt || this.#remaining === undefined) {
-        // A window this client had not seen: answers from the one before no longer count, and
-        // what it had spent so far is history.
+        // A window this client had not seen: answers from the one before no longer count. What
+        // it spent before this answer is history, unless others were spending the window before
+        // while this client was active: then it is theirs, and they are still at it.
+        const live = this.#othersLive || (this.#remaining !== undefined && this.#seen > 0);
+        this.#othersLive = false;
         this.#resetAt = resetAt;
         this.#remaining = info.remaining;
         this.#counted = 0;
         this.#firstRemaining = info.remaining;
+        this.#seen = 0;
         this.#rate = 0;
+        // Slow start again: the others may have spent the new window before this answer.
+        if (live) this.#window = 1;
         this.#markAt = Date.now();
-        this.#markForeign = 0;
+        this.#markSeen = 0;
       } else if (resetAt === this.#resetAt) {
         // Answers overtake each other: the lowest count is the latest.
         this.#remaining = Math.min(this.#remaining, info.remaining);
@@ -224,10 +243,11 @@ export class Throttle implements Pacer {
   /** Forgets a window once its reset time has passed: the next answer tells the new one. */
   #expireWindow(): void {
     if (this.#remaining !== undefined && Date.now() >= this.#resetAt) {
+      // Others who spent the window while calls were waiting here spend the next one too.
+      this.#othersLive = this.#seen > 0 && (this.#size() > 0 || this.#inFlight > 0);
       this.#remaining = undefined;
       this.#window = 1;
       this.#counted = 0;
-      this.#rate = 0;
     }
   }
 
@@ -237,8 +257,10 @@ export class Throttle implements Pacer {
     if (remaining === undefined) return true;
     // In-flight requests may not be in `remaining` yet: assume they are not.
     if (remaining - this.#inFlight <= 0) return false;
-    if (!this.#pressed(now)) return true;
-    return this.#inFlight < Math.ceil(remaining * this.#share()) && now >= this.#nextAt;
+    // Once others were seen spending the window, never more in flight than this client's share:
+    // a moment without their answers is no proof they stopped (a stalled process).
+    if (this.#inFlight >= Math.ceil(remaining * this.#share())) return false;
+    return now >= this.#nextAt || !this.#pressed(now);
   }
 
   /**
@@ -252,22 +274,27 @@ export class Throttle implements Pacer {
   }
 
   /**
-   * Measures the others' demand since the last answer that told it: a burst's answers come in one
-   * moment, and only one that sees more of the others' requests tells anything new then.
+   * Measures the others' demand at an answer: over a span of at least {@link RATE_SPAN_MS}, so
+   * that a process that stalls a moment (a busy machine) does not look stopped, and sooner when
+   * they spend faster than the last span said (a burst).
    */
   #measure(now: number): void {
-    const foreign = this.#foreign();
-    const more = foreign - this.#markForeign;
-    if (now <= this.#markAt && more <= 0) return;
-    this.#rate = Math.max(0, more) / Math.max(1, now - this.#markAt);
-    this.#markAt = now;
-    this.#markForeign = foreign;
+    this.#seen = Math.max(this.#seen, this.#foreign());
+    const more = this.#seen - this.#markSeen;
+    const elapsed = now - this.#markAt;
+    if (elapsed >= RATE_SPAN_MS) {
+      this.#rate = more / elapsed;
+      this.#markAt = now;
+      this.#markSeen = this.#seen;
+    } else if (more > 0) {
+      this.#rate = Math.max(this.#rate, more / Math.max(1, elapsed));
+    }
   }
 
   /** This client's part of the window's live spending: 1 while it is alone. */
   #share(): number {
     const own = Math.max(1, this.#counted - 1);
-    return own / (own + this.#foreign());
+    return own / (own + this.#seen);
   }
 
   /**
@@ -289,8 +316,12 @@ export class Throttle implements Pacer {
     this.#inFlight++;
     if (!this.#pressed(now)) return;
     const part = Math.max(1, ((this.#remaining ?? 0) - this.#inFlight) * this.#share());
-    // A reset beyond the cap is no window to spread over: pace as if it were the cap away.
-    this.#spacing = Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part;
+    // A reset beyond the cap is no window to spread over: pace as if it were the cap away. And
+    // send at least once a rate span: only an answer can tell that the others have stopped.
+    this.#spacing = Math.min(
+      Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part,
+      RATE_SPAN_MS,
+    );
     this.#nextAt = now + this.#spacing;
   }
 
