@@ -1,7 +1,7 @@
 import ky, { ForceRetryError } from 'ky';
 import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { aborts } from '../internal/abort.js';
-import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
+import { type DeprecationsWarned, parseDeprecation, warnOnce } from '../internal/deprecation.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
 import {
@@ -33,6 +33,7 @@ import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
 import { cancel, readBody, timeoutError, transferError } from './transfer.js';
+import { template } from './validation.js';
 import {
   type ApiRequest,
   NotJson,
@@ -70,7 +71,7 @@ let standIn: Response | undefined;
 export interface SharedState {
   throttle: Pacer | undefined;
   /** The operations whose deprecation notice has been logged: once each. */
-  deprecationsWarned: Set<string>;
+  deprecationsWarned: DeprecationsWarned;
 }
 
 /**
@@ -117,7 +118,7 @@ export class Transport {
     };
     this.shared = shared ?? {
       throttle: createThrottle(config, this.log),
-      deprecationsWarned: new Set(),
+      deprecationsWarned: { operations: new Set(), paths: new Set() },
     };
     this.#authorize = credentialSource(apiKey);
     this.#refreshable = typeof apiKey === 'function';
@@ -416,12 +417,21 @@ class Call {
     response: Response;
     durationMs: number;
   }): Promise<Response> {
-    // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md).
+    // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md): its
+    // links are server text, handed out redacted like an error's (a service may echo the
+    // credential into them).
     const deprecation = parseDeprecation(response.headers, this.#target.url);
     if (deprecation) {
-      const { method, path, operation = `${method} ${path}` } = this.#request;
-      warnOnce(this.#transport.shared.deprecationsWarned, operation, deprecation, (line) =>
-        this.#transport.log.warn(redactSecrets(line, this.#credential)),
+      for (const key of ['deprecationLink', 'sunsetLink'] as const) {
+        if (deprecation[key]) deprecation[key] = redactSecrets(deprecation[key], this.#credential);
+      }
+      const { method, path, operation } = this.#request;
+      warnOnce(
+        this.#transport.shared.deprecationsWarned,
+        operation ?? `${method} ${template(path)}`,
+        !operation,
+        deprecation,
+        (line) => this.#transport.log.warn(line),
       );
     }
     try {

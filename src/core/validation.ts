@@ -308,7 +308,7 @@ function warning(finding: Finding, isWrite: boolean): string {
 }
 
 /** The path of a request with ids replaced, such as `/v1/users/{id}`: ids follow the collection. */
-function template(path: string): string {
+export function template(path: string): string {
   return path.replace(/^(\/v1\/[^/]+)\/.+$/, '$1/{id}');
 }
 

@@ -34,8 +34,21 @@ export interface DeprecationNotice {
   sunsetLink?: string | undefined;
 }
 
-/** Operations a client remembers having warned about; raw requests' paths could grow it forever. */
-const MAX_WARNED = 256;
+/**
+ * Raw requests' paths a client remembers having warned about: raw calls can name any path, so
+ * this memory is bounded, and its own: named operations (a fixed list) are always remembered.
+ */
+const MAX_WARNED_PATHS = 256;
+
+/**
+ * What a client remembers having warned about: named operations (`users.get`), each once, and
+ * raw requests' paths (`GET /v1/users/{id}`) up to a bound, so that no number of raw paths can
+ * silence a named operation's warning.
+ */
+export interface DeprecationsWarned {
+  operations: Set<string>;
+  paths: Set<string>;
+}
 
 /**
  * One token of a `Link` value (RFC 8288 §3), in a single forward pass: a `<uri>` (an unclosed `<`
@@ -78,19 +91,34 @@ export function parseDeprecation(
 }
 
 /**
- * Warns of `notice` through `warn` unless `operation` (`users.get`, or a raw request's method
- * and path) has been warned of already (`warned` is the client's memory of them): one line per
- * operation, naming it, both dates (or that none was given) and the link. The link shows without
- * its query and fragment (server text in a log line); the notice keeps it whole.
+ * Warns of `notice` through `warn` unless `operation` has been warned of already (`warned` is the
+ * client's memory): one line per operation, naming it, both dates (or that none was given) and
+ * the link. `operation` is a named operation (`users.get`), or with `raw` a raw request's method
+ * and path template (`GET /v1/users/{id}`, one per collection however many ids are called). Past
+ * {@link MAX_WARNED_PATHS} raw paths, one last line says that other raw paths go unlogged (their
+ * notices still reach `withResponse()`, hooks and telemetry). The link shows without its query
+ * and fragment (server text in a log line); the notice keeps it whole.
  */
 export function warnOnce(
-  warned: Set<string>,
+  warned: DeprecationsWarned,
   operation: string,
+  raw: boolean,
   notice: DeprecationNotice,
   warn: (line: string) => void,
 ): void {
-  if (warned.has(operation) || warned.size >= MAX_WARNED) return;
-  warned.add(operation);
+  const memory = raw ? warned.paths : warned.operations;
+  if (memory.has(operation)) return;
+  if (raw && memory.size >= MAX_WARNED_PATHS) {
+    // The empty string is no path: it marks the line below as written.
+    if (!memory.has('')) {
+      memory.add('');
+      warn(
+        `Deprecation notices of more than ${MAX_WARNED_PATHS} raw request paths: those of other raw paths are not logged (withResponse() and afterResponse hooks still carry them), see docs/errors-and-retries.md`,
+      );
+    }
+    return;
+  }
+  memory.add(operation);
   const link = (notice.deprecationLink ?? notice.sunsetLink)?.split(/[?#]/)[0]!.slice(0, 200);
   warn(
     `${operation} is ${notice.deprecated ? 'deprecated' : 'to be retired'} by the service (deprecation date ${isoDate(notice.deprecatedAt)}, sunset ${isoDate(notice.sunsetAt)}${link ? `, details ${link}` : ''}): move off it before the sunset, see docs/errors-and-retries.md`,

@@ -10,10 +10,12 @@ const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const BASE = 'https://api.example/v1/users/u_1';
 const MIN_MS = Date.UTC(1990, 0, 1);
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** A client's memory of warnings, empty. */
+const memory = () => ({ operations: new Set<string>(), paths: new Set<string>() });
 /** The warning `warnOnce` gives for `notice`, from a client that has warned of nothing yet. */
 function warning(operation: string, notice: DeprecationNotice): string {
   const lines: string[] = [];
-  warnOnce(new Set(), operation, notice, (line) => void lines.push(line));
+  warnOnce(memory(), operation, false, notice, (line) => void lines.push(line));
   return lines[0]!;
 }
 const hasControl = (text: string) =>
@@ -76,13 +78,10 @@ describe('parseDeprecation: the Deprecation header', () => {
     'Fri, 31 Jun 2023 23:59:59 GMT',
     '@1688169599\u0000',
   ])('ignores the unparsable %j, as Structured Fields say, and gives no notice', (value) => {
-    let headers: Headers;
-    try {
-      headers = new Headers({ deprecation: value });
-    } catch {
-      return; // not a value fetch could give
-    }
-    expect(parseDeprecation(headers, BASE, NOW)).toBeUndefined();
+    // Read through `get` alone, as parseDeprecation reads any Headers: `new Headers()` refuses a
+    // NUL, but another runtime's or a caller's fetch may hand one over.
+    const headers = { get: (name: string) => (name === 'deprecation' ? value : null) };
+    expect(parseDeprecation(headers as Headers, BASE, NOW)).toBeUndefined();
   });
 });
 
@@ -192,7 +191,7 @@ describe('parseDeprecation: Link', () => {
       expect(
         deprecated(`${malformed}, <https://docs.example/good>; rel="deprecation"`)?.deprecationLink,
         malformed,
-      ).toMatch(/^https:\/\/docs\.example\/(?:good|a)$/);
+      ).toBe('https://docs.example/good');
     }
     // A quote left open runs to the end of the header, as quoted-string says: nothing more is read.
     expect(
@@ -399,19 +398,31 @@ describe('warnOnce', () => {
 });
 
 describe('warnOnce', () => {
-  it('warns once per operation, and stops remembering new ones at 256', () => {
-    const warned = new Set<string>();
+  it('warns once per operation, and no number of raw paths before silences a named operation', () => {
+    const warned = memory();
     const lines: string[] = [];
     const warn = (line: string) => void lines.push(line);
     for (let round = 0; round < 3; round++) {
-      warnOnce(warned, 'users.get', { deprecated: true }, warn);
-      warnOnce(warned, 'users.list', { deprecated: true }, warn);
+      warnOnce(warned, 'users.get', false, { deprecated: true }, warn);
+      warnOnce(warned, 'GET /v1/things', true, { deprecated: true }, warn);
     }
-    expect(lines.map((line) => line.split(' ')[0])).toEqual(['users.get', 'users.list']);
-    for (let index = 0; index < 1000; index++) {
-      warnOnce(warned, `GET /v1/things/${index}`, { deprecated: true }, warn);
+    expect(lines.map((line) => line.split(' is ')[0])).toEqual(['users.get', 'GET /v1/things']);
+    for (let index = 0; index < 100_000; index++) {
+      warnOnce(warned, `GET /v1/things${index}`, true, { deprecated: true }, warn);
     }
-    expect(warned.size).toBe(256);
-    expect(lines).toHaveLength(256);
+    // Raw paths: bounded memory, and one line saying the rest go unlogged.
+    expect(warned.paths.size).toBeLessThanOrEqual(257);
+    // 'users.get', then 256 raw paths, then the line below.
+    expect(lines).toHaveLength(258);
+    expect(lines.at(-1)).toBe(
+      'Deprecation notices of more than 256 raw request paths: those of other raw paths are not logged (withResponse() and afterResponse hooks still carry them), see docs/errors-and-retries.md',
+    );
+    // Named operations keep their own memory: each is still warned once.
+    for (let round = 0; round < 3; round++) {
+      warnOnce(warned, 'users.list', false, { deprecated: true }, warn);
+      warnOnce(warned, 'users.get', false, { deprecated: true }, warn);
+    }
+    expect(lines.slice(258).map((line) => line.split(' is ')[0])).toEqual(['users.list']);
+    expect(warned.operations).toEqual(new Set(['users.get', 'users.list']));
   });
 });
