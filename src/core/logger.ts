@@ -2,14 +2,18 @@ import type { Logger, LogLevel } from './config.js';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-// Secrets by kind, whatever their source: API keys, webhook secrets and any bearer credential.
-// OAuth tokens have no fixed form; the credential of the call at hand is redacted by value too.
+// Secrets by kind, whatever their source: API keys, webhook secrets and any bearer credential;
+// a URL's user info (`https://user:pass@host`); and the value of a query parameter that carries
+// a signature or a credential (OpenTelemetry's URL conventions name the first four), written
+// plainly or percent-encoded inside another URL. OAuth tokens have no fixed form; the credential
+// of the call at hand is redacted by value too.
 const SECRET_PATTERNS =
-  /rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(Bearer )[^\s"',;]+/gi;
+  /rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(Bearer )[^\s"',;]+|(\/\/)[^\s"'/?#@]+(?=@)|((?:[?&;]|%3F|%26)(?:sig|signature|awsaccesskeyid|x-(?:amz|goog)-(?:signature|credential|security-token)|access_token|client_secret)(?:=|%3D))[^\s"'&#<>),;]*/gi;
 
 /**
- * `text` with every API key, webhook secret and bearer credential replaced by `[redacted]`, and
- * the given credential too, in whatever form it was written.
+ * `text` with every API key, webhook secret, bearer credential, URL user info and signature
+ * parameter's value replaced by `[redacted]`, and the given credential too, in whatever form it
+ * was written.
  */
 export function redactSecrets(text: string, credential?: string): string {
   let own = text;
@@ -22,7 +26,8 @@ export function redactSecrets(text: string, credential?: string): string {
   }
   return own.replace(
     SECRET_PATTERNS,
-    (_match, bearer: string | undefined) => `${bearer ?? ''}[redacted]`,
+    (_match, bearer?: string, slashes?: string, parameter?: string) =>
+      `${bearer ?? slashes ?? parameter ?? ''}[redacted]`,
   );
 }
 

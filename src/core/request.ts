@@ -674,7 +674,10 @@ class Call {
     const requestId = response.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
     log.debug(
-      `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
+      redactSecrets(
+        `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
+        this.#credential,
+      ),
     );
   }
 

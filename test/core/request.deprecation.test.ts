@@ -172,17 +172,42 @@ describe('deprecation notices', () => {
     expect(lines).toEqual([]);
   });
 
-  it('redacts the call’s own credential from a link the service echoes it in', async () => {
-    const token = 'oauth-token-Zx9Yw8Vu7Ts6';
-    const { client, lines } = clientAnswering(
-      {
-        deprecation: 'true',
-        link: `<https://docs.example/t/${token}?key=${TEST_API_KEY}>; rel="deprecation"`,
-      },
-      () => token,
-    );
-    await client.get('/v1/users');
-    expect(lines[0]).toContain('details https://docs.example/t/[redacted])');
-    expect(lines.join('\n')).not.toContain(token);
-  });
+  it.each([
+    ['an OAuth token', 'oauth-token-Zx9Yw8Vu7Ts6'],
+    ['an API key', TEST_API_KEY],
+  ])(
+    'redacts %s the service echoes in a link from the warning, withResponse() and hooks',
+    async (_kind, credential) => {
+      const { lines, logger } = recorder();
+      const notices: unknown[] = [];
+      const client = new Client({
+        baseUrl: TEST_BASE_URL,
+        apiKey: () => credential,
+        logger,
+        logLevel: 'warn',
+        maxRetries: 0,
+        hooks: { afterResponse: [({ deprecation }) => void notices.push(deprecation)] },
+        fetch: async () =>
+          Response.json(
+            { data: [] },
+            {
+              headers: {
+                deprecation: 'true',
+                link: `<https://docs.example/t/${credential}?key=${encodeURIComponent(credential)}>; rel="deprecation", <https://docs.example/p?sig=abc123>; rel="sunset"`,
+              },
+            },
+          ),
+      });
+      const { deprecation } = await client.get('/v1/users').withResponse();
+      const expectedNotice = {
+        deprecated: true,
+        deprecationLink: 'https://docs.example/t/[redacted]?key=[redacted]',
+        sunsetLink: 'https://docs.example/p?sig=[redacted]',
+      };
+      expect(deprecation).toEqual(expectedNotice);
+      expect(notices).toEqual([expectedNotice]);
+      expect(lines[0]).toContain('details https://docs.example/t/[redacted])');
+      expect(JSON.stringify([lines, notices, deprecation])).not.toContain(credential);
+    },
+  );
 });
