@@ -3,7 +3,18 @@
  * secret's only two destinations, the refusal without one, the table, the dry run, a receiver
  * module's handlers, and the rotation's two steps.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
@@ -13,6 +24,16 @@ import { webhooks } from '../../src/cli/webhooks.js';
 import { ENV_API_KEY, ENV_BASE_URL, WEBHOOK_EVENT_TYPES } from '../../src/contract.js';
 
 let server: MockServer;
+/** A webhook for URL_ as the service lists it, with `fields` instead of its own. */
+const listed = (fields: Record<string, unknown> = {}) => ({
+  id: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
+  url: URL_,
+  events: ['*'],
+  description: null,
+  enabled: true,
+  created_at: new Date().toISOString(),
+  ...fields,
+});
 let dir: string;
 let stdout: string;
 let stderr: string;
@@ -98,7 +119,35 @@ describe('webhooks sync', () => {
   it('prints the secret once on an interactive terminal', async () => {
     terminal(true);
     expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
-    expect(stdout).toContain(`Secret (shown once, store it now): ${stored()[0]!.secret}\n`);
+    const [webhook] = stored();
+    expect(stdout).toBe(
+      `Create a webhook for ${URL_}: *.\nSecret (shown once, store it now): ${webhook!.secret}\n`,
+    );
+    expect(stderr).not.toContain(webhook!.secret);
+  });
+
+  it('keeps the secret unshown when a webhook vanishes between the check and the run, and says how to recover it', async () => {
+    // The check's list still shows the webhook; by the run's list it is gone, so the run creates.
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 200,
+      body: { data: [listed({ events: ['*'] })] },
+    });
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(1);
+    const [webhook] = stored();
+    expect(webhook).toBeDefined();
+    expect(stdout + stderr).not.toContain(webhook!.secret);
+    expect(stdout + stderr).not.toContain('whsec_');
+    const command = `employee-recognition webhooks sync --url '${URL_}' --events '*' --base-url '${server.url}' --recover-secret --secret-file <path>`;
+    expect(stderr).toContain(
+      `its secret is not shown, so it stays out of logs. Within 24 h, get it back into a file: ${command}\n`,
+    );
+    // The command given recovers it.
+    const file = join(dir, 'recovered');
+    expect(
+      await run('sync', '--url', URL_, '--events', '*', '--recover-secret', '--secret-file', file),
+    ).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`${webhook!.secret}\n`);
+    expect(stored()).toHaveLength(1);
   });
 
   it('plans on --dry-run, writing nothing and needing no secret destination', async () => {
@@ -142,6 +191,79 @@ describe('webhooks sync', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^WebhookSyncError: The create step failed after 0 of 1 writes/m);
     expect(readdirSync(dir).sort()).toEqual([]);
+  });
+});
+
+describe('webhooks --secret-file', () => {
+  it('refuses a symbolic link or a directory as the target, with exit 2, before sending anything', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'theirs\n');
+    symlinkSync(elsewhere, join(dir, 'link'));
+    mkdirSync(join(dir, 'folder'));
+    for (const [target, reason] of [
+      ['link', 'it is a symbolic link'],
+      ['folder', 'it is not a regular file'],
+    ]) {
+      const file = join(dir, target!);
+      await expect(
+        run('sync', '--url', URL_, '--events', '*', '--secret-file', file),
+      ).rejects.toThrow(new UsageError(`--secret-file: refusing ${file}: ${reason}.`));
+    }
+    expect(readFileSync(elsewhere, 'utf8')).toBe('theirs\n');
+    expect(server.api.requests).toEqual([]);
+  });
+
+  it('refuses a directory others can write to without the sticky bit, and takes one with it', async () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    for (const mode of [0o777, 0o770]) {
+      chmodSync(shared, mode);
+      await expect(
+        run('sync', '--url', URL_, '--events', '*', '--secret-file', join(shared, 's')),
+      ).rejects.toThrow(/its directory is writable by other users without the sticky bit/);
+    }
+    expect(server.api.requests).toEqual([]);
+    chmodSync(shared, 0o1777);
+    expect(
+      await run('sync', '--url', URL_, '--events', '*', '--secret-file', join(shared, 's')),
+    ).toBe(0);
+    expect(readFileSync(join(shared, 's'), 'utf8')).toBe(`${stored()[0]!.secret}\n`);
+    expect(statSync(join(shared, 's')).mode & 0o777).toBe(0o600);
+  });
+
+  it('does not follow a link planted at the temporary name', async () => {
+    const file = join(dir, 'secret');
+    const theirs = join(dir, 'theirs');
+    writeFileSync(theirs, '');
+    symlinkSync(theirs, `${file}.${process.pid}.tmp`);
+    await expect(
+      run('sync', '--url', URL_, '--events', '*', '--secret-file', file),
+    ).rejects.toThrow(/--secret-file: cannot write/);
+    expect(readFileSync(theirs, 'utf8')).toBe('');
+    expect(server.api.requests).toEqual([]);
+  });
+
+  it('writes through the file it opened: a link swapped in while the create is in flight gets nothing', async () => {
+    const file = join(dir, 'secret');
+    const theirs = join(dir, 'theirs');
+    writeFileSync(theirs, '');
+    const temp = `${file}.${process.pid}.tmp`;
+    const insert = server.api.store.webhooks.insert.bind(server.api.store.webhooks);
+    vi.spyOn(server.api.store.webhooks, 'insert').mockImplementation((...args) => {
+      // Another user's swap, between the file's creation and the secret's write.
+      rmSync(temp);
+      symlinkSync(theirs, temp);
+      return insert(...args);
+    });
+    expect(await run('sync', '--url', URL_, '--events', '*', '--secret-file', file)).toBe(1);
+    expect(stored()).toHaveLength(1);
+    expect(readFileSync(theirs, 'utf8')).toBe('');
+    expect(existsSync(file)).toBe(false);
+    expect(stdout).not.toContain('Secret written');
+    expect(stdout + stderr).not.toContain('whsec_');
+    expect(stderr).toMatch(
+      /Cannot write the secret to .*was replaced while the secret was written.*--recover-secret/,
+    );
   });
 });
 

@@ -375,10 +375,10 @@ describe('syncWebhooks', () => {
   it('says how to get the secret back when a write fails after the create succeeded', async () => {
     const receiver = createWebhookReceiver().on('user', noop);
     server.api.faults.failNext('PATCH /v1/webhooks/:id', { status: 503 });
-    const error = await syncWebhooks(client({ maxRetries: 0 }), receiver, {
+    const error = (await syncWebhooks(client({ maxRetries: 0 }), receiver, {
       url: URL_,
       enabled: false,
-    }).catch((caught: unknown) => caught as WebhookSyncError);
+    }).catch((caught: unknown) => caught)) as WebhookSyncError;
     const [created] = webhooksAt(URL_);
     expect(error).toBeInstanceOf(WebhookSyncError);
     expect(error).toMatchObject({ reason: 'write_failed', done: [{ operation: 'create' }] });
@@ -399,11 +399,11 @@ describe('syncWebhooks', () => {
 
   it('leaves a URL that may hold a token out of the recovery command', async () => {
     server.api.faults.failNext('PATCH /v1/webhooks/:id', { status: 503 });
-    const error = await syncWebhooks(
+    const error = (await syncWebhooks(
       client({ maxRetries: 0 }),
       createWebhookReceiver().onAny(noop),
       { url: `${URL_}?token=hush-hush`, enabled: false },
-    ).catch((caught: unknown) => caught as Error);
+    ).catch((caught: unknown) => caught)) as Error;
     expect(error.message).toContain("sync --url <url> --events '*' --recover-secret");
     expect(error.message).not.toContain('hush');
   });
