@@ -267,6 +267,82 @@ describe('webhooks --secret-file', () => {
   });
 });
 
+describe('the service’s strings', () => {
+  /** An id, events, a URL and a description as a hostile service might list them. */
+  const EVIL =
+    'wh\u001b[31mred\u001b]8;;https://x.example\u0007\r\nforged: line\u2028also\u202eevil';
+  const evil = (n: number, fields: Record<string, unknown> = {}) =>
+    listed({ id: `${EVIL}-${n}`, created_at: `2026-11-2${n}T00:00:00Z`, ...fields });
+  const listing = (...data: unknown[]) =>
+    server.api.faults.failNext('GET /v1/webhooks', { status: 200, body: { data } });
+
+  /** Every line the command printed: no control character but the line end, no forged line. */
+  function expectPrintable(): void {
+    const lines = `${stdout}${stderr}`.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
+      expect(line).not.toMatch(/^forged/);
+    }
+    stdout = stderr = '';
+  }
+
+  it('are printed without control characters by every message of sync, rotate and list, and in errors', async () => {
+    terminal(true);
+    // sync: in step, a planned update, a rotation in progress.
+    listing(evil(1));
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
+    expect(stdout).toMatch(
+      /^In step: webhook wh \[31mred \]8;;https:\/\/x\.example {3}forged: line also evil-1 has \*\.\n$/,
+    );
+    expectPrintable();
+    listing(evil(1, { events: ['user.created'] }));
+    expect(await run('sync', '--url', URL_, '--events', '*', '--dry-run')).toBe(0);
+    expect(stdout).toMatch(/^Would update webhook wh .*evil-1: events \*\n$/);
+    expectPrintable();
+    listing(evil(1), evil(2));
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
+    expect(stdout).toContain('A secret rotation is in progress (wh ');
+    expectPrintable();
+    // rotate: the copy's events, the delete.
+    listing(evil(1, { events: [`recognition.created${EVIL}`] }));
+    expect(await run('rotate', 'start', '--url', URL_, '--dry-run')).toBe(0);
+    expect(stdout).toMatch(
+      /^Would create a webhook for .*: recognition\.createdwh .*evil \(the rotation’s new webhook\)\n$/,
+    );
+    expectPrintable();
+    listing(evil(1), evil(2));
+    expect(await run('rotate', 'finish', '--url', URL_, '--dry-run')).toBe(0);
+    expect(stdout).toMatch(/^Would delete webhook wh .*evil-1\n$/);
+    expectPrintable();
+    // The ambiguous error, on stderr.
+    listing(evil(1), evil(2), evil(3));
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(1);
+    expect(stderr).toMatch(/^WebhookSyncError: 3 webhooks serve /m);
+    expectPrintable();
+    // list: every column.
+    listing(evil(1, { url: `https://hooks.example/${EVIL}`, description: EVIL, events: [EVIL] }));
+    expect(await run('list')).toBe(0);
+    expect(stdout.split('\n')).toHaveLength(3);
+    expectPrintable();
+    // An error answer: its message, code, request id and details.
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 422,
+      headers: { 'x-request-id': 'req\tforged' },
+      body: { error: { code: EVIL, message: EVIL, details: [{ field: EVIL, message: EVIL }] } },
+    });
+    expect(await run('list')).toBe(1);
+    expect(stderr).toMatch(/^UnprocessableEntityError: /m);
+    expectPrintable();
+  });
+
+  it('of another shape are listed as they came, not as a TypeError', async () => {
+    listing(evil(1, { events: 5, enabled: 'yes', description: { text: 'x' } }));
+    expect(await run('list')).toBe(0);
+    expect(stdout.split('\n')[1]).toMatch(/ 5 +yes +2026-11-21T00:00:00Z +\{"text":"x"\}$/);
+  });
+});
+
 describe('webhooks list', () => {
   it('prints every webhook as a table, columns aligned', async () => {
     terminal(true);
