@@ -1,7 +1,7 @@
 import ky, { ForceRetryError } from 'ky';
 import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { aborts } from '../internal/abort.js';
-import { type DeprecationsWarned, parseDeprecation, warnOnce } from '../internal/deprecation.js';
+import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
 import { retryAfterMs } from '../internal/headers.js';
 import { VERSION } from '../version.js';
 import {
@@ -70,8 +70,8 @@ let standIn: Response | undefined;
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Pacer | undefined;
-  /** The operations whose deprecation notice has been logged: once each. */
-  deprecationsWarned: DeprecationsWarned;
+  /** The operations whose deprecation notice has been logged: once each (internal/deprecation.ts). */
+  deprecationsWarned: Set<string>;
 }
 
 /**
@@ -118,7 +118,7 @@ export class Transport {
     };
     this.shared = shared ?? {
       throttle: createThrottle(config, this.log),
-      deprecationsWarned: { operations: new Set(), paths: new Set() },
+      deprecationsWarned: new Set(),
     };
     this.#authorize = credentialSource(apiKey);
     this.#refreshable = typeof apiKey === 'function';
@@ -420,18 +420,13 @@ class Call {
     // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md): its
     // links are server text, handed out redacted like an error's (a service may echo the
     // credential into them).
-    const deprecation = parseDeprecation(response.headers, this.#target.url);
+    const deprecation = parseDeprecation(response.headers, this.#target.url, undefined, (link) =>
+      redactSecrets(link, this.#credential),
+    );
     if (deprecation) {
-      for (const key of ['deprecationLink', 'sunsetLink'] as const) {
-        if (deprecation[key]) deprecation[key] = redactSecrets(deprecation[key], this.#credential);
-      }
-      const { method, path, operation } = this.#request;
-      warnOnce(
-        this.#transport.shared.deprecationsWarned,
-        operation ?? `${method} ${template(path)}`,
-        !operation,
-        deprecation,
-        (line) => this.#transport.log.warn(line),
+      const { method, path, operation = `${method} ${template(path)}` } = this.#request;
+      warnOnce(this.#transport.shared.deprecationsWarned, operation, deprecation, (line) =>
+        this.#transport.log.warn(line),
       );
     }
     try {

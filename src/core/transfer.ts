@@ -106,11 +106,8 @@ export function transferError(error: unknown, context: FailureContext): Employee
   // Every message is redacted whole, as a log line is: the URL it names may hold a signature
   // parameter or user info, and a hook's failure quotes the hook's own text. The stack repeats
   // the message, so it is redacted with it.
-  const message = context.redact(failure.message);
-  if (message !== failure.message) {
-    failure.message = message;
-    if (failure.stack) failure.stack = context.redact(failure.stack);
-  }
+  failure.message = context.redact(failure.message);
+  failure.stack &&= context.redact(failure.stack);
   return failure;
 }
 

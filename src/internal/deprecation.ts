@@ -35,20 +35,11 @@ export interface DeprecationNotice {
 }
 
 /**
- * Raw requests' paths a client remembers having warned about: raw calls can name any path, so
- * this memory is bounded, and its own: named operations (a fixed list) are always remembered.
+ * Entries past which a client's memory of warnings takes no more raw request paths: raw calls can
+ * name any path. Named operations (a fixed list) are always taken, so no number of raw paths
+ * before them can silence their warning.
  */
-const MAX_WARNED_PATHS = 256;
-
-/**
- * What a client remembers having warned about: named operations (`users.get`), each once, and
- * raw requests' paths (`GET /v1/users/{id}`) up to a bound, so that no number of raw paths can
- * silence a named operation's warning.
- */
-export interface DeprecationsWarned {
-  operations: Set<string>;
-  paths: Set<string>;
-}
+const MAX_WARNED = 256;
 
 /**
  * One token of a `Link` value (RFC 8288 §3), in a single forward pass: a `<uri>` (an unclosed `<`
@@ -65,11 +56,14 @@ const LINK_TOKEN =
  * The notice an answer's headers carry, or undefined when it carries none (no usable
  * `Deprecation` or `Sunset`). `base` resolves relative links (the request's URL); only http(s)
  * links are kept, without user info. `now` places two-digit years of the obsolete RFC 850 date.
+ * Each link passes through `redact`: it is server text the notice hands out, and a service may
+ * echo the credential into it.
  */
 export function parseDeprecation(
   headers: Headers,
   base?: string,
   now = Date.now(),
+  redact = (link: string) => link,
 ): DeprecationNotice | undefined {
   // RFC 9745: a Structured Field Date, `@` and whole seconds (an out-of-range one says deprecated,
   // with no date); before it, `true` (or `?1`) or an HTTP-date.
@@ -86,39 +80,36 @@ export function parseDeprecation(
   const notice: DeprecationNotice = { deprecated };
   if (deprecatedAt) notice.deprecatedAt = deprecatedAt;
   if (sunsetAt) notice.sunsetAt = sunsetAt;
-  readLinks(headers.get(HEADER_LINK), base, notice);
+  readLinks(headers.get(HEADER_LINK), base, notice, redact);
   return notice;
 }
 
 /**
  * Warns of `notice` through `warn` unless `operation` has been warned of already (`warned` is the
  * client's memory): one line per operation, naming it, both dates (or that none was given) and
- * the link. `operation` is a named operation (`users.get`), or with `raw` a raw request's method
- * and path template (`GET /v1/users/{id}`, one per collection however many ids are called). Past
- * {@link MAX_WARNED_PATHS} raw paths, one last line says that other raw paths go unlogged (their
- * notices still reach `withResponse()`, hooks and telemetry). The link shows without its query
- * and fragment (server text in a log line); the notice keeps it whole.
+ * the link. `operation` is a named operation (`users.get`), or a raw request's method and path
+ * template (`GET /v1/users/{id}`: one per collection however many ids are called). Past
+ * {@link MAX_WARNED} entries, raw paths are no longer taken, and one line says so (their notices
+ * still reach `withResponse()`, hooks and telemetry). The link shows without its query and
+ * fragment (server text in a log line); the notice keeps it whole.
  */
 export function warnOnce(
-  warned: DeprecationsWarned,
+  warned: Set<string>,
   operation: string,
-  raw: boolean,
   notice: DeprecationNotice,
   warn: (line: string) => void,
 ): void {
-  const memory = raw ? warned.paths : warned.operations;
-  if (memory.has(operation)) return;
-  if (raw && memory.size >= MAX_WARNED_PATHS) {
-    // The empty string is no path: it marks the line below as written.
-    if (!memory.has('')) {
-      memory.add('');
-      warn(
-        `Deprecation notices of more than ${MAX_WARNED_PATHS} raw request paths: those of other raw paths are not logged (withResponse() and afterResponse hooks still carry them), see docs/errors-and-retries.md`,
-      );
+  if (warned.has(operation)) return;
+  // A raw request's name has a space (`GET /v1/things`); a named operation's has none.
+  if (operation.includes(' ') && warned.size >= MAX_WARNED) {
+    // The empty string is no operation: it marks the line below as written.
+    if (!warned.has('')) {
+      warned.add('');
+      warn(`deprecated: over ${MAX_WARNED} raw paths, later ones not logged`);
     }
     return;
   }
-  memory.add(operation);
+  warned.add(operation);
   const link = (notice.deprecationLink ?? notice.sunsetLink)?.split(/[?#]/)[0]!.slice(0, 200);
   warn(
     `${operation} is ${notice.deprecated ? 'deprecated' : 'to be retired'} by the service (deprecation date ${isoDate(notice.deprecatedAt)}, sunset ${isoDate(notice.sunsetAt)}${link ? `, details ${link}` : ''}): move off it before the sunset, see docs/errors-and-retries.md`,
@@ -205,6 +196,7 @@ function readLinks(
   value: string | null,
   base: string | undefined,
   notice: DeprecationNotice,
+  redact: (link: string) => string,
 ): void {
   let target: string | undefined;
   let rel: string | undefined;
@@ -220,7 +212,7 @@ function readLinks(
         ?.replace(/\\(.)/g, '$1')
         .toLowerCase()
         .split(/[\s"]+/);
-      const url = target !== undefined && rels && linkUrl(target, base);
+      const url = target !== undefined && rels && linkUrl(target, base, redact);
       if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
       if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
       if (++links > 63) return;
@@ -229,12 +221,19 @@ function readLinks(
   }
 }
 
-/** A link's absolute http(s) URL without user info, at most 2,048 characters, or undefined. */
-function linkUrl(target: string, base: string | undefined): string | undefined {
+/**
+ * A link's absolute http(s) URL without user info, at most 2,048 characters, through `redact`;
+ * or undefined.
+ */
+function linkUrl(
+  target: string,
+  base: string | undefined,
+  redact: (link: string) => string,
+): string | undefined {
   try {
     const url = new URL(target, base);
     url.username = url.password = '';
-    return /^https?:$/.test(url.protocol) && url.href.length <= 2048 ? url.href : undefined;
+    return /^https?:$/.test(url.protocol) && url.href.length <= 2048 ? redact(url.href) : undefined;
   } catch {
     return undefined;
   }

@@ -295,7 +295,7 @@ class CallTrace implements CallObserver {
     if (requestId) span.setAttribute(REQUEST_ID_ATTRIBUTE, [this.#redact(requestId)]);
     if (status >= 400) attributes['error.type'] = String(status);
     if (!this.#deprecationNoted) {
-      const notice = parseDeprecation(response.headers, url);
+      const notice = parseDeprecation(response.headers, url, undefined, this.#redact);
       if (notice) this.#noteDeprecation(notice);
     }
   }
@@ -312,12 +312,8 @@ class CallTrace implements CallObserver {
         [`${NS}.deprecation.date`]: notice.deprecatedAt.toISOString(),
       }),
       ...(notice.sunsetAt && { [`${NS}.deprecation.sunset`]: notice.sunsetAt.toISOString() }),
-      ...(notice.deprecationLink && {
-        [`${NS}.deprecation.link`]: this.#redact(notice.deprecationLink),
-      }),
-      ...(notice.sunsetLink && {
-        [`${NS}.deprecation.sunset_link`]: this.#redact(notice.sunsetLink),
-      }),
+      ...(notice.deprecationLink && { [`${NS}.deprecation.link`]: notice.deprecationLink }),
+      ...(notice.sunsetLink && { [`${NS}.deprecation.sunset_link`]: notice.sunsetLink }),
     };
     this.#span.setAttributes(attributes);
     this.#span.addEvent('deprecation', attributes);
