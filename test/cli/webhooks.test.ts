@@ -22,18 +22,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/command.js';
 import { webhooks } from '../../src/cli/webhooks.js';
 import { ENV_API_KEY, ENV_BASE_URL, WEBHOOK_EVENT_TYPES } from '../../src/contract.js';
+import { listedWebhook } from '../webhooks/fixtures.js';
 
 let server: MockServer;
 /** A webhook for URL_ as the service lists it, with `fields` instead of its own. */
-const listed = (fields: Record<string, unknown> = {}) => ({
-  id: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
-  url: URL_,
-  events: ['*'],
-  description: null,
-  enabled: true,
-  created_at: new Date().toISOString(),
-  ...fields,
-});
+const listed = (fields: Record<string, unknown> = {}) => listedWebhook(URL_, fields);
 let dir: string;
 let stdout: string;
 let stderr: string;

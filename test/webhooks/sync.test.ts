@@ -17,6 +17,7 @@ import {
   WebhookSyncError,
 } from '@employee-recognition/sdk/webhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { listedWebhook } from './fixtures.js';
 
 let server: MockServer;
 let writes: string[];
@@ -48,14 +49,7 @@ function client(options: ClientOptions = {}): Client {
 const URL_ = 'http://127.0.0.1:9/webhooks';
 const noop = () => {};
 /** A webhook for URL_ as the service lists it. */
-const listedWebhook = {
-  id: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
-  url: URL_,
-  events: ['*'],
-  description: null,
-  enabled: true,
-  created_at: new Date().toISOString(),
-};
+const listed = listedWebhook(URL_);
 
 /** The mock's webhooks for `url`, as the service holds them. */
 const webhooksAt = (url: string) =>
@@ -268,11 +262,11 @@ describe('syncWebhooks', () => {
   });
 
   it('names at most five webhooks when thousands serve the URL, escaping what it shows', async () => {
-    const listed = Array.from({ length: 2000 }, (_, index) => ({
-      ...listedWebhook,
+    const many = Array.from({ length: 2000 }, (_, index) => ({
+      ...listed,
       id: index === 0 ? 'wh_\u001b[2J\r\nforged line' : `wh_${index}`,
     }));
-    server.api.faults.failNext('GET /v1/webhooks', { status: 200, body: { data: listed } });
+    server.api.faults.failNext('GET /v1/webhooks', { status: 200, body: { data: many } });
     const error = await syncWebhooks(client(), createWebhookReceiver().onAny(noop), {
       url: URL_,
     }).catch((caught: unknown) => caught as Error);
@@ -300,13 +294,13 @@ describe('syncWebhooks', () => {
     const listing = () =>
       server.api.faults.failNext('GET /v1/webhooks', {
         status: 200,
-        body: { data: [{ ...listedWebhook, [field]: value }] },
+        body: { data: [{ ...listed, [field]: value }] },
       });
     // An id is what the list's schema itself requires: its own error names the field.
     const expected =
       field === 'id'
         ? 'data.0.id'
-        : `The service listed webhook ${listedWebhook.id} (data.0) whose ${field} `;
+        : `The service listed webhook ${listed.id} (data.0) whose ${field} `;
 
     it.each([
       [
@@ -342,7 +336,7 @@ describe('syncWebhooks', () => {
     ).rejects.toMatchObject({ name: 'InvalidResponseError', issues: [{ path: 'data.0' }] });
     server.api.faults.failNext('GET /v1/webhooks', {
       status: 200,
-      body: { data: [{ ...listedWebhook, url: 'https://other.example/hooks', events: 5 }] },
+      body: { data: [{ ...listed, url: 'https://other.example/hooks', events: 5 }] },
     });
     const result = await syncWebhooks(client(), createWebhookReceiver().onAny(noop), {
       url: URL_,
