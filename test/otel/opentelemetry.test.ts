@@ -630,6 +630,23 @@ describe('openTelemetry(): the webhook receiver', () => {
     expect(parentOf(only(named('users.get')))).toBe(span.spanContext().spanId);
   });
 
+  it('redacts what a handler’s error quotes in the exception event and the status', async () => {
+    const receiver = tracedReceiver().on('recognition.created', () => {
+      throw new Error(
+        `cannot fetch https://ops:hunter2pass@files.example/x?sig=s1gNatur3 with ${SECRET}`,
+      );
+    });
+    const [body, headers] = await delivery('evt_otel_redact');
+    expect((await receiver.receive(body, headers)).outcome).toBe('failed');
+    const span = only(named('webhook recognition.created'));
+    const event = span.events.find((each) => each.name === 'exception')!;
+    const shown = JSON.stringify([span.status, event.attributes]);
+    expect(event.attributes?.['exception.message']).toBe(
+      'cannot fetch https://[redacted]@files.example/x?sig=[redacted] with [redacted]',
+    );
+    expect(shown).not.toMatch(/hunter2pass|s1gNatur3|whsec_/);
+  });
+
   it('records a duplicate as its own span, with its outcome', async () => {
     const receiver = tracedReceiver().on('recognition.created', () => {});
     const [body, headers] = await delivery('evt_otel_2');
