@@ -460,11 +460,13 @@ class Call {
     });
     this.#logAttempt(response, durationMs, text);
     if (response.ok) {
+      const credential = this.#credential;
       this.#result = {
         response,
         body: parseBody(response, text),
         request: this.#request,
         deprecation,
+        redact: (line) => redactSecrets(line, credential),
       };
       return (standIn ??= new Response(null));
     }

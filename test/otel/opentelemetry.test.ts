@@ -470,7 +470,8 @@ describe('openTelemetry(): the client', () => {
         },
         body:
           status < 300
-            ? { data: { id: 'usr_1', name: 'Ada' } }
+            ? // `role` is an enumeration: a value the SDK does not know is quoted in a warning.
+              { data: { id: 'usr_1', name: 'Ada', role: credential } }
             : {
                 error: {
                   code: credential,
@@ -497,6 +498,7 @@ describe('openTelemetry(): the client', () => {
           apiKey,
           maxRetries: 0,
           logLevel: 'debug',
+          validateResponses: 'warn',
           logger: { debug: write, info: write, warn: write, error: write },
           hooks: { afterResponse: [({ deprecation }) => void notices.push(deprecation)] },
         });
@@ -550,6 +552,11 @@ describe('openTelemetry(): the client', () => {
         }
         expect(spans).toContain('req [redacted]');
         expect(lines.some((line) => line.includes('request id req [redacted]'))).toBe(true);
+        if (status === 200) {
+          expect(lines).toContainEqual(
+            expect.stringMatching(/data\.role is (a \d+-character string|"\[redacted\]"), a value/),
+          );
+        }
       },
     );
   });
