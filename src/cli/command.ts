@@ -102,6 +102,20 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Text from the service (an id, a URL, a description, an error message) or anything else the CLI
+ * did not write itself, made safe to print: every control character (ANSI escapes start with
+ * one, `\r` and `\n` forge lines), line and paragraph separator and bidirectional control becomes
+ * a space, so no value can recolour the terminal, move its cursor or pass for a line of the CLI's
+ * own. Every command prints such text only through this (docs/cli.md).
+ */
+export function printable(text: unknown): string {
+  return String(text).replace(
+    /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu,
+    ' ',
+  );
+}
+
 /** An error's message, with the reason a low-level one carries in `cause` (as fetch does). */
 export function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -117,15 +131,17 @@ export function describe(error: unknown): string {
 export function reportError(error: unknown): number {
   if (error instanceof ApiError) {
     const lines = [
-      `${error.name}: ${error.message}`,
+      `${error.name}: ${printable(error.message)}`,
       `  status:     ${error.status}`,
-      `  code:       ${error.code}`,
-      `  request id: ${error.requestId ?? (error.local ? '(none: raised before sending)' : '(none)')}`,
-      ...(error.details ?? []).map((detail) => `  ${detail.field}: ${detail.message}`),
+      `  code:       ${printable(error.code)}`,
+      `  request id: ${error.requestId === undefined ? (error.local ? '(none: raised before sending)' : '(none)') : printable(error.requestId)}`,
+      ...(error.details ?? []).map(
+        (detail) => `  ${printable(detail.field)}: ${printable(detail.message)}`,
+      ),
     ];
     process.stderr.write(`${lines.join('\n')}\n`);
   } else if (error instanceof EmployeeRecognitionError) {
-    process.stderr.write(`${error.name}: ${error.message}\n`);
+    process.stderr.write(`${error.name}: ${printable(error.message)}\n`);
   } else {
     throw error;
   }
@@ -134,10 +150,12 @@ export function reportError(error: unknown): number {
 
 /**
  * The SDK's log lines (RECOGNITION_LOG) on stderr: the default, `console`, prints `info` and
- * `debug` to stdout, where they would mix with the JSON or records a command prints.
+ * `debug` to stdout, where they would mix with the JSON or records a command prints. A line
+ * quotes the service's text (a body, a deprecation link), so it is {@link printable}.
  */
 export function stderrLogger(
   write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Logger {
-  return { debug: write, info: write, warn: write, error: write };
+  const line = (text: string) => write(printable(text));
+  return { debug: line, info: line, warn: line, error: line };
 }

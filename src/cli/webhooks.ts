@@ -1,5 +1,6 @@
-import { open, rename, rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, ConfigurationError, type Webhook } from '@employee-recognition/sdk';
 import type * as WebhooksEntry from '@employee-recognition/sdk/webhooks';
@@ -14,6 +15,7 @@ import {
   describe,
   EXIT,
   parseCommandArgs,
+  printable,
   reportError,
   stderrLogger,
   UsageError,
@@ -44,7 +46,8 @@ Works on the service's webhooks with the credential of ${ENV_API_KEY} and the ba
 
 A new secret is shown once. It goes only to --secret-file, or to stdout when stdout is a
 terminal: a command that would create a webhook refuses to run without one of them, so no
-secret reaches a CI log.
+secret reaches a CI log. --secret-file refuses (exit 2) a symbolic link or anything but a
+regular file, and a directory another user owns or can write to without the sticky bit.
 
 Options:
   --url <url>            The receiver's URL: the webhook's url (sync, rotate)
@@ -127,12 +130,15 @@ Options:
         });
         printSteps(result.plan, dryRun);
         if (rotateStep === 'finish' && result.plan.length === 0) {
-          process.stdout.write(`Nothing to finish: one webhook serves ${url}.\n`);
+          process.stdout.write(`Nothing to finish: one webhook serves ${printable(url)}.\n`);
         }
-        if (result.secret) await showSecret(result.secret, secretOut);
+        const again = `employee-recognition webhooks rotate start --url ${shellWord(url)} --secret-file <path>`;
+        if (result.secret && !(await showSecret(result.secret, secretOut, again))) {
+          return EXIT.failure;
+        }
         if (rotateStep === 'start' && !dryRun) {
           process.stdout.write(
-            `Serve both secrets, the new and the old, then: employee-recognition webhooks rotate finish --url ${url}\n`,
+            `Serve both secrets, the new and the old, then: employee-recognition webhooks rotate finish --url ${printable(url)}\n`,
           );
         }
         return EXIT.ok;
@@ -149,7 +155,20 @@ Options:
       }
       const result = await sdk.syncWebhooks(client, receiver!, { ...options, dryRun });
       printSync(result, dryRun);
-      if (result.secret) await showSecret(result.secret, secretOut);
+      const again = [
+        `employee-recognition webhooks sync --url ${shellWord(url)}`,
+        values.events ? `--events ${shellWord(result.events.join(','))}` : '',
+        values.receiver ? `--receiver ${shellWord(values.receiver)}` : '',
+        values.description === undefined ? '' : `--description ${shellWord(values.description)}`,
+        values['base-url'] ? `--base-url ${shellWord(values['base-url'])}` : '',
+        '--recover-secret --secret-file <path>',
+      ];
+      if (
+        result.secret &&
+        !(await showSecret(result.secret, secretOut, again.filter(Boolean).join(' ')))
+      ) {
+        return EXIT.failure;
+      }
       return EXIT.ok;
     } catch (error) {
       if (error instanceof UsageError) throw error;
@@ -230,13 +249,15 @@ function refusal(): UsageError {
 function printSync(result: WebhookSyncResult, dryRun: boolean): void {
   const { webhook, plan, rotation } = result;
   if (plan.length === 0) {
-    process.stdout.write(`In step: webhook ${webhook!.id} has ${result.events.join(', ')}.\n`);
+    process.stdout.write(
+      `In step: webhook ${printable(webhook!.id)} has ${printable(result.events.join(', '))}.\n`,
+    );
   }
   printSteps(plan, dryRun);
   if (rotation) {
     process.stdout.write(
-      `A secret rotation is in progress (${rotation.previous.id} -> ${rotation.current.id}): both are kept in step. ` +
-        `Once the receiver serves the new secret: employee-recognition webhooks rotate finish --url ${rotation.current.url}\n`,
+      `A secret rotation is in progress (${printable(rotation.previous.id)} -> ${printable(rotation.current.id)}): both are kept in step. ` +
+        `Once the receiver serves the new secret: employee-recognition webhooks rotate finish --url ${printable(rotation.current.url)}\n`,
     );
   }
 }
@@ -259,23 +280,52 @@ function printSteps(plan: readonly WebhookSyncStep[], dryRun: boolean): void {
     } else {
       line = `${verb('recover')} the secret of webhook ${step.webhookId}`;
     }
-    process.stdout.write(`${line}${dryRun ? '' : '.'}\n`);
-  }
-}
-
-/** The secret to its file, else to the terminal; never to anything else. */
-async function showSecret(secret: string, file: SecretFile | undefined): Promise<void> {
-  if (file) {
-    await file.commit(secret);
-    process.stdout.write(`Secret written to ${file.path} (mode 0600).\n`);
-  } else {
-    process.stdout.write(`Secret (shown once, store it now): ${secret}\n`);
+    // Ids come from the service, the URL and events from the caller: none is trusted to print.
+    process.stdout.write(`${printable(line)}${dryRun ? '' : '.'}\n`);
   }
 }
 
 /**
- * The file a new secret goes to: created empty with mode 0600 before anything is sent (so a
- * path that cannot be written fails first), filled, then renamed over `path`.
+ * The secret to its file, else to the terminal; never to anything else. Whether stdout is a
+ * terminal is asked again here: the check before the run can be outrun (a webhook deleted
+ * between the plan and the run is created). Without either, the secret stays unshown, stderr
+ * gives `again` (the command that recovers it within 24 h), and this resolves to false.
+ */
+async function showSecret(
+  secret: string,
+  file: SecretFile | undefined,
+  again: string,
+): Promise<boolean> {
+  if (file) {
+    await file.commit(secret);
+    process.stdout.write(`Secret written to ${printable(file.path)} (mode 0600).\n`);
+  } else if (process.stdout.isTTY === true) {
+    process.stdout.write(`Secret (shown once, store it now): ${secret}\n`);
+  } else {
+    process.stderr.write(
+      'A webhook was created, and stdout is not a terminal: its secret is not shown, so it stays out of logs. ' +
+        `Within 24 h, get it back into a file: ${printable(again)}\n`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/** `text` as one shell word, in single quotes (and printable). */
+function shellWord(text: string): string {
+  return `'${printable(text).replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The file a new secret goes to, made so that no other local user can redirect or read it:
+ * - refused (a UsageError, exit 2) when the target is a symbolic link or not a regular file, or
+ *   its directory is owned by another user (root aside) or writable by others without the sticky
+ *   bit, where anyone could swap a file for a link while the secret is written;
+ * - a temporary file beside it, opened with `O_EXCL` and `O_NOFOLLOW` (where the platform has
+ *   them) and mode 0600, before anything is sent (so a path that cannot be written fails first),
+ *   its owner and mode checked on the open handle;
+ * - the secret written through that handle, never by reopening the name, then renamed over the
+ *   target (atomic), once the name still leads to the file written.
  */
 class SecretFile {
   #committed = false;
@@ -283,25 +333,58 @@ class SecretFile {
   private constructor(
     readonly path: string,
     private readonly temp: string,
+    private readonly handle: FileHandle,
+    private readonly inode: number,
   ) {}
 
   static async prepare(path: string): Promise<SecretFile> {
-    const temp = `${path}.${process.pid}.tmp`;
-    try {
-      await (await open(temp, 'wx', 0o600)).close();
-    } catch (error) {
-      throw new UsageError(`--secret-file: cannot write ${path}: ${describe(error)}`);
+    const refuse = (reason: string) =>
+      new UsageError(`--secret-file: refusing ${printable(path)}: ${reason}.`);
+    const uid = process.getuid?.();
+    const target = await lstat(path).catch(() => undefined);
+    if (target?.isSymbolicLink()) throw refuse('it is a symbolic link');
+    if (target && !target.isFile()) throw refuse('it is not a regular file');
+    const dir = await stat(dirname(resolve(path))).catch(() => undefined);
+    if (dir && uid !== undefined && dir.uid !== uid && dir.uid !== 0) {
+      throw refuse('its directory belongs to another user, who could replace the file');
     }
-    return new SecretFile(path, temp);
+    if (dir && dir.mode & 0o022 && !(dir.mode & 0o1000)) {
+      throw refuse(
+        'its directory is writable by other users without the sticky bit, so they could redirect the secret',
+      );
+    }
+    const temp = `${path}.${process.pid}.tmp`;
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = constants;
+    let handle: FileHandle;
+    try {
+      handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    } catch (error) {
+      throw new UsageError(`--secret-file: cannot write ${printable(path)}: ${describe(error)}`);
+    }
+    try {
+      // A umask may have taken bits away; none may be added.
+      await handle.chmod(0o600);
+      const made = await handle.stat();
+      if ((uid !== undefined && made.uid !== uid) || (made.mode & 0o777) !== 0o600) {
+        throw refuse('the file made for it is not owned by you with mode 0600');
+      }
+      return new SecretFile(path, temp, handle, made.ino);
+    } catch (error) {
+      await handle.close();
+      await rm(temp, { force: true });
+      throw error instanceof UsageError
+        ? error
+        : new UsageError(`--secret-file: cannot write ${printable(path)}: ${describe(error)}`);
+    }
   }
 
   async commit(secret: string): Promise<void> {
     try {
-      const handle = await open(this.temp, 'w', 0o600);
-      try {
-        await handle.writeFile(`${secret}\n`);
-      } finally {
-        await handle.close();
+      await this.handle.writeFile(`${secret}\n`);
+      await this.handle.sync();
+      // The rename moves a name: it must still lead to the file written.
+      if ((await lstat(this.temp)).ino !== this.inode) {
+        throw new Error(`${this.temp} was replaced while the secret was written`);
       }
       await rename(this.temp, this.path);
       this.#committed = true;
@@ -309,24 +392,51 @@ class SecretFile {
       // The webhook exists and its secret is known only to this process: the way back is a rerun.
       throw new ConfigurationError(
         'secret-file',
-        `Cannot write the secret to ${this.path}: ${describe(error)}. Run again with --recover-secret and a --secret-file that can be written, within 24 h.`,
+        `Cannot write the secret to ${printable(this.path)}: ${describe(error)}. Run again with --recover-secret and a --secret-file that can be written, within 24 h.`,
       );
+    } finally {
+      await this.handle.close().catch(() => {});
     }
   }
 
   async discard(): Promise<void> {
-    if (!this.#committed) await rm(this.temp, { force: true });
+    await this.handle.close().catch(() => {});
+    if (this.#committed) return;
+    // Only the file this run made: the name may lead elsewhere by now.
+    const current = await lstat(this.temp).catch(() => undefined);
+    if (current?.ino === this.inode) await rm(this.temp, { force: true });
   }
 }
 
+// Each cell reads its field as the service sent it: the list's records are not checked beyond
+// its envelope, and a field of another shape shows as it came (`cell`), never as a TypeError.
 const COLUMNS: [string, (webhook: Webhook) => string][] = [
-  ['ID', (webhook) => webhook.id],
-  ['URL', (webhook) => webhook.url],
-  ['EVENTS', (webhook) => webhook.events.join(',')],
-  ['ENABLED', (webhook) => (webhook.enabled ? 'yes' : 'no')],
-  ['CREATED', (webhook) => webhook.created_at],
-  ['DESCRIPTION', (webhook) => webhook.description ?? ''],
+  ['ID', (webhook) => cell(webhook.id)],
+  ['URL', (webhook) => cell(webhook.url)],
+  ['EVENTS', (webhook) => cell(webhook.events)],
+  [
+    'ENABLED',
+    (webhook) =>
+      typeof webhook.enabled === 'boolean'
+        ? webhook.enabled
+          ? 'yes'
+          : 'no'
+        : cell(webhook.enabled),
+  ],
+  ['CREATED', (webhook) => cell(webhook.created_at)],
+  ['DESCRIPTION', (webhook) => cell(webhook.description ?? '')],
 ];
+
+/** A field as one printable cell: a string as it is, a list of strings comma-joined, else JSON. */
+function cell(value: unknown): string {
+  const text =
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value) && value.every((each) => typeof each === 'string')
+        ? value.join(',')
+        : (JSON.stringify(value) ?? String(value));
+  return printable(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}
 
 /**
  * The webhook as the service listed it, fields added later included, less any `secret`: the
@@ -340,11 +450,9 @@ function withoutSecret(webhook: Webhook): Record<string, unknown> {
 /** The webhooks as a table: a header row, columns padded to their widest cell. */
 function table(webhooks: readonly Webhook[]): string {
   if (webhooks.length === 0) return 'No webhooks.\n';
-  // Control characters would break the rows; the service's text is not trusted to lack them.
-  const clean = (text: string) => text.replace(/\p{Cc}/gu, ' ');
   const rows = [
     COLUMNS.map(([name]) => name),
-    ...webhooks.map((webhook) => COLUMNS.map(([, read]) => clean(read(webhook)))),
+    ...webhooks.map((webhook) => COLUMNS.map(([, read]) => read(webhook))),
   ];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows

@@ -2,14 +2,18 @@ import type { Logger, LogLevel } from './config.js';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-// Secrets by kind, whatever their source: API keys, webhook secrets and any bearer credential.
-// OAuth tokens have no fixed form; the credential of the call at hand is redacted by value too.
+// Secrets by kind, whatever their source: API keys, webhook secrets and any bearer credential;
+// a URL's user info (`https://user:pass@host`); and the value of a query parameter that carries
+// a signature or a credential (`sig`, `Signature`, `AWSAccessKeyId` and `X-Goog-Signature`, the
+// OpenTelemetry URL conventions' list, and S3's, Google's and OAuth's others). OAuth tokens have
+// no fixed form; the credential of the call at hand is redacted by value too.
 const SECRET_PATTERNS =
-  /rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(Bearer )[^\s"',;]+/gi;
+  /rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(?<=Bearer )[^\s"',;]+|(?<=\/\/)[^\s"'/?#@]+(?=@)|(?<=[?&;](?:(?:x-(?:amz|goog)-)?(?:signature|credential|security-token)|sig|awsaccesskeyid|access_token|client_secret)=)[^\s"'&#<>),;]*/gi;
 
 /**
- * `text` with every API key, webhook secret and bearer credential replaced by `[redacted]`, and
- * the given credential too, in whatever form it was written.
+ * `text` with every API key, webhook secret, bearer credential, URL user info and signature
+ * parameter's value replaced by `[redacted]`, and the given credential too, in whatever form it
+ * was written.
  */
 export function redactSecrets(text: string, credential?: string): string {
   let own = text;
@@ -20,10 +24,9 @@ export function redactSecrets(text: string, credential?: string): string {
       own = own.replaceAll(form, '[redacted]');
     }
   }
-  return own.replace(
-    SECRET_PATTERNS,
-    (_match, bearer: string | undefined) => `${bearer ?? ''}[redacted]`,
-  );
+  // Each pattern matches the secret alone (what precedes it is looked behind for), so the
+  // replacement needs no function.
+  return own.replace(SECRET_PATTERNS, '[redacted]');
 }
 
 /**

@@ -33,6 +33,7 @@ import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
 import { cancel, readBody, timeoutError, transferError } from './transfer.js';
+import { template } from './validation.js';
 import {
   type ApiRequest,
   NotJson,
@@ -69,7 +70,7 @@ let standIn: Response | undefined;
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Pacer | undefined;
-  /** The operations whose deprecation notice has been logged: once each. */
+  /** The operations whose deprecation notice has been logged: once each (internal/deprecation.ts). */
   deprecationsWarned: Set<string>;
 }
 
@@ -426,12 +427,16 @@ class Call {
     response: Response;
     durationMs: number;
   }): Promise<Response> {
-    // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md).
-    const deprecation = parseDeprecation(response.headers, this.#target.url);
+    // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md): its
+    // links are server text, handed out redacted like an error's (a service may echo the
+    // credential into them).
+    const deprecation = parseDeprecation(response.headers, this.#target.url, undefined, (link) =>
+      redactSecrets(link, this.#credential),
+    );
     if (deprecation) {
-      const { method, path, operation = `${method} ${path}` } = this.#request;
+      const { method, path, operation = `${method} ${template(path)}` } = this.#request;
       warnOnce(this.#transport.shared.deprecationsWarned, operation, deprecation, (line) =>
-        this.#transport.log.warn(redactSecrets(line, this.#credential)),
+        this.#transport.log.warn(line),
       );
     }
     try {
@@ -465,11 +470,13 @@ class Call {
     });
     this.#logAttempt(response, durationMs, text);
     if (response.ok) {
+      const credential = this.#credential;
       this.#result = {
         response,
         body: parseBody(response, text),
         request: this.#request,
         deprecation,
+        redact: (line) => redactSecrets(line, credential),
       };
       return (standIn ??= new Response(null));
     }
@@ -674,7 +681,10 @@ class Call {
     const requestId = response.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
     log.debug(
-      `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
+      redactSecrets(
+        `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
+        this.#credential,
+      ),
     );
   }
 

@@ -88,7 +88,10 @@ export interface FailureContext {
   timeout: number;
   /** The caller's signal: when it has aborted, every failure is the caller's cancellation. */
   signal?: AbortSignal | undefined;
-  /** Removes the credential from text the platform wrote (a proxy can echo a header). */
+  /**
+   * Removes the credential (and every secret `redactSecrets` of core/logger.ts knows) from the error's
+   * message: text the platform wrote (a proxy can echo a header) and the URL.
+   */
   redact: (text: string) => string;
 }
 
@@ -99,6 +102,16 @@ export interface FailureContext {
  * errors hold the `Request`, and with it the Authorization header.
  */
 export function transferError(error: unknown, context: FailureContext): EmployeeRecognitionError {
+  const failure = sdkError(error, context);
+  // Every message is redacted whole, as a log line is: the URL it names may hold a signature
+  // parameter or user info, and a hook's failure quotes the hook's own text. The stack repeats
+  // the message, so it is redacted with it.
+  failure.message = context.redact(failure.message);
+  failure.stack &&= context.redact(failure.stack);
+  return failure;
+}
+
+function sdkError(error: unknown, context: FailureContext): EmployeeRecognitionError {
   if (error instanceof EmployeeRecognitionError) return error;
   const { target, signal } = context;
   const describe = `${target.method} ${target.url}`;
@@ -108,7 +121,7 @@ export function transferError(error: unknown, context: FailureContext): Employee
   if (error instanceof TimeoutError) return timeoutError(target, context.timeout);
   return new ApiConnectionError(
     target,
-    `Connection error: ${describe}: ${context.redact(networkReason(error))}`,
+    `Connection error: ${describe}: ${networkReason(error)}`,
     isKyError(error) ? undefined : { cause: error },
   );
 }

@@ -158,7 +158,9 @@ export function parseResponse<S extends z.ZodMiniType>(
     const key = `${request.method} ${template(request.path)} ${finding.path.replace(/\.\d+(?=\.|$)/g, '.*')}`;
     if (validation.warned.has(key)) continue;
     validation.warned.add(key);
-    validation.warn(`${operation}: ${warning(finding, isWrite)}`);
+    // The warning quotes the answer (an unknown enumeration value), where a service may have
+    // echoed the credential.
+    validation.warn((raw.redact ?? String)(`${operation}: ${warning(finding, isWrite)}`));
   }
   return (body instanceof NotJson ? undefined : body) as z.output<S>;
 }
@@ -308,7 +310,7 @@ function warning(finding: Finding, isWrite: boolean): string {
 }
 
 /** The path of a request with ids replaced, such as `/v1/users/{id}`: ids follow the collection. */
-function template(path: string): string {
+export function template(path: string): string {
   return path.replace(/^(\/v1\/[^/]+)\/.+$/, '$1/{id}');
 }
 
@@ -318,8 +320,12 @@ function describeReceived(input: unknown): string {
   return Array.isArray(input) ? 'is an array' : `is ${article(typeof input)}`;
 }
 
+/**
+ * A value of the answer for a warning: whole, or not at all when long. A cut value could be the
+ * start of an echoed credential, which redaction (by the whole value) would no longer find.
+ */
 function quote(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value.length > 40 ? `a ${value.length}-character string` : JSON.stringify(value);
 }
 
 function toDetails(issue: Issue): ErrorDetail[] {

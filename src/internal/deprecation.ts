@@ -34,7 +34,11 @@ export interface DeprecationNotice {
   sunsetLink?: string | undefined;
 }
 
-/** Operations a client remembers having warned about; raw requests' paths could grow it forever. */
+/**
+ * Entries past which a client's memory of warnings takes no more raw request paths: raw calls can
+ * name any path. Named operations (a fixed list) are always taken, so no number of raw paths
+ * before them can silence their warning.
+ */
 const MAX_WARNED = 256;
 
 /**
@@ -52,11 +56,14 @@ const LINK_TOKEN =
  * The notice an answer's headers carry, or undefined when it carries none (no usable
  * `Deprecation` or `Sunset`). `base` resolves relative links (the request's URL); only http(s)
  * links are kept, without user info. `now` places two-digit years of the obsolete RFC 850 date.
+ * Each link passes through `redact`: it is server text the notice hands out, and a service may
+ * echo the credential into it.
  */
 export function parseDeprecation(
   headers: Headers,
   base?: string,
   now = Date.now(),
+  redact = (link: string) => link,
 ): DeprecationNotice | undefined {
   // RFC 9745: a Structured Field Date, `@` and whole seconds (an out-of-range one says deprecated,
   // with no date); before it, `true` (or `?1`) or an HTTP-date.
@@ -73,15 +80,18 @@ export function parseDeprecation(
   const notice: DeprecationNotice = { deprecated };
   if (deprecatedAt) notice.deprecatedAt = deprecatedAt;
   if (sunsetAt) notice.sunsetAt = sunsetAt;
-  readLinks(headers.get(HEADER_LINK), base, notice);
+  readLinks(headers.get(HEADER_LINK), base, notice, redact);
   return notice;
 }
 
 /**
- * Warns of `notice` through `warn` unless `operation` (`users.get`, or a raw request's method
- * and path) has been warned of already (`warned` is the client's memory of them): one line per
- * operation, naming it, both dates (or that none was given) and the link. The link shows without
- * its query and fragment (server text in a log line); the notice keeps it whole.
+ * Warns of `notice` through `warn` unless `operation` has been warned of already (`warned` is the
+ * client's memory): one line per operation, naming it, both dates (or that none was given) and
+ * the link. `operation` is a named operation (`users.get`), or a raw request's method and path
+ * template (`GET /v1/users/{id}`: one per collection however many ids are called). Past
+ * {@link MAX_WARNED} entries, raw paths are no longer taken, and one line says so (their notices
+ * still reach `withResponse()`, hooks and telemetry). The link shows without its query and
+ * fragment (server text in a log line); the notice keeps it whole.
  */
 export function warnOnce(
   warned: Set<string>,
@@ -89,7 +99,16 @@ export function warnOnce(
   notice: DeprecationNotice,
   warn: (line: string) => void,
 ): void {
-  if (warned.has(operation) || warned.size >= MAX_WARNED) return;
+  if (warned.has(operation)) return;
+  // A raw request's name has a space (`GET /v1/things`); a named operation's has none.
+  if (operation.includes(' ') && warned.size >= MAX_WARNED) {
+    // The empty string is no operation: it marks the line below as written.
+    if (!warned.has('')) {
+      warned.add('');
+      warn(`deprecated: over ${MAX_WARNED} raw paths, later ones not logged`);
+    }
+    return;
+  }
   warned.add(operation);
   const link = (notice.deprecationLink ?? notice.sunsetLink)?.split(/[?#]/)[0]!.slice(0, 200);
   warn(
@@ -177,6 +196,7 @@ function readLinks(
   value: string | null,
   base: string | undefined,
   notice: DeprecationNotice,
+  redact: (link: string) => string,
 ): void {
   let target: string | undefined;
   let rel: string | undefined;
@@ -192,7 +212,7 @@ function readLinks(
         ?.replace(/\\(.)/g, '$1')
         .toLowerCase()
         .split(/[\s"]+/);
-      const url = target !== undefined && rels && linkUrl(target, base);
+      const url = target !== undefined && rels && linkUrl(target, base, redact);
       if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
       if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
       if (++links > 63) return;
@@ -201,12 +221,19 @@ function readLinks(
   }
 }
 
-/** A link's absolute http(s) URL without user info, at most 2,048 characters, or undefined. */
-function linkUrl(target: string, base: string | undefined): string | undefined {
+/**
+ * A link's absolute http(s) URL without user info, at most 2,048 characters, through `redact`;
+ * or undefined.
+ */
+function linkUrl(
+  target: string,
+  base: string | undefined,
+  redact: (link: string) => string,
+): string | undefined {
   try {
     const url = new URL(target, base);
     url.username = url.password = '';
-    return /^https?:$/.test(url.protocol) && url.href.length <= 2048 ? url.href : undefined;
+    return /^https?:$/.test(url.protocol) && url.href.length <= 2048 ? redact(url.href) : undefined;
   } catch {
     return undefined;
   }

@@ -30,6 +30,11 @@ export interface RawResponse {
   request: ApiRequest;
   /** The service's deprecation notice on this answer, if any. */
   deprecation?: DeprecationNotice | undefined;
+  /**
+   * Redacts the call's credential (and every secret `redactSecrets` knows) from a line that
+   * quotes this answer, such as a warning about a record's field.
+   */
+  redact?: ((text: string) => string) | undefined;
 }
 
 /** A 2xx body that is not JSON; the resource layer reports it with the operation's context. */

@@ -23,6 +23,7 @@ import {
 } from '@opentelemetry/api';
 import { HEADER_REQUEST_ID, OPERATIONS, type OperationName } from '../contract.js';
 import { ApiError, type EmployeeRecognitionError } from '../core/errors.js';
+import { redactSecrets } from '../core/logger.js';
 import type { CallObserver, Instrumentation, SentAttempt, WaitKind } from '../core/observer.js';
 import { type DeprecationNotice, parseDeprecation } from '../internal/deprecation.js';
 import { VERSION } from '../version.js';
@@ -182,6 +183,12 @@ class CallTrace implements CallObserver {
   #lastStatus = 0;
   /** Whether an answer's deprecation notice is already on the call span. */
   #deprecationNoted = false;
+  /**
+   * The credential of the last attempt, read from the headers the core hands the attempt's
+   * fetch: a service may echo it anywhere, and nothing copied from an answer or an error reaches
+   * a span or a measurement without {@link CallTrace.#redact}.
+   */
+  #credential: string | undefined;
 
   constructor(telemetry: Telemetry, operation: OperationName | undefined) {
     this.#telemetry = telemetry;
@@ -202,13 +209,14 @@ class CallTrace implements CallObserver {
   wait(kind: WaitKind, ms: number, cause?: string, error?: EmployeeRecognitionError): void {
     this.#endAttempt(error);
     this.#endWait();
+    const named = this.#redact(cause ?? kind);
     if (kind === 'retry') {
       this.#telemetry.retries.add(1, {
-        [`${NS}.retry.cause`]: cause,
-        ...(error && { 'error.type': errorType(error) }),
+        [`${NS}.retry.cause`]: named,
+        ...(error && { 'error.type': this.#redact(errorType(error)) }),
       });
     }
-    this.#wait = { kind, cause: cause ?? kind, expectedMs: ms, started: now() };
+    this.#wait = { kind, cause: named, expectedMs: ms, started: now() };
   }
 
   attempt(attempt: SentAttempt, fetch: typeof globalThis.fetch): typeof globalThis.fetch {
@@ -249,8 +257,10 @@ class CallTrace implements CallObserver {
     const quiet = attemptContext.setValue(SUPPRESS_TRACING, true);
     // The core's headers are a plain object of lower-case names: ours replace one of the same
     // name, so one `traceparent` is sent.
-    return (input, init) =>
-      context
+    return (input, init) => {
+      const authorization = (init?.headers as Record<string, string> | undefined)?.authorization;
+      this.#credential = authorization?.replace(/^Bearer /, '') ?? this.#credential;
+      return context
         .with(quiet, () =>
           fetch(input, {
             ...init,
@@ -262,14 +272,18 @@ class CallTrace implements CallObserver {
           if (this.#attempt === open) this.#answered(open, response);
           return response;
         });
+    };
   }
 
   readonly end = (error?: unknown): void => {
     this.#endAttempt(error);
     this.#endWait();
-    if (error !== undefined) fail(this.#span, error);
+    if (error !== undefined) fail(this.#span, error, this.#redact);
     this.#span.end();
   };
+
+  /** Server or error text as a span may hold it: without the credential or any secret. */
+  readonly #redact = (text: string): string => redactSecrets(text, this.#credential);
 
   /** Records an attempt's answer: its status, the service's request id, an error's type. */
   #answered({ span, url, attributes }: OpenAttempt, response: Response): void {
@@ -278,10 +292,10 @@ class CallTrace implements CallObserver {
     attributes['http.response.status_code'] = status;
     span.setAttribute('http.response.status_code', status);
     const requestId = response.headers.get(HEADER_REQUEST_ID);
-    if (requestId) span.setAttribute(REQUEST_ID_ATTRIBUTE, [requestId]);
+    if (requestId) span.setAttribute(REQUEST_ID_ATTRIBUTE, [this.#redact(requestId)]);
     if (status >= 400) attributes['error.type'] = String(status);
     if (!this.#deprecationNoted) {
-      const notice = parseDeprecation(response.headers, url);
+      const notice = parseDeprecation(response.headers, url, undefined, this.#redact);
       if (notice) this.#noteDeprecation(notice);
     }
   }
@@ -312,13 +326,13 @@ class CallTrace implements CallObserver {
     this.#attempt = undefined;
     const { span, attributes } = open;
     if (error !== undefined && attributes['error.type'] === undefined) {
-      attributes['error.type'] = errorType(error);
+      attributes['error.type'] = this.#redact(errorType(error));
     }
     if (attributes['error.type'] !== undefined) {
       span.setAttribute('error.type', attributes['error.type']);
       span.setStatus({
         code: SpanStatusCode.ERROR,
-        ...(error instanceof Error && { message: error.message }),
+        ...(error instanceof Error && { message: this.#redact(error.message) }),
       });
     }
     this.#telemetry.duration.record((now() - open.started) / 1000, attributes);
@@ -385,10 +399,10 @@ class DeliveryTrace implements DeliveryObserver {
     }
     const error = 'error' in receipt ? receipt.error : failure;
     if (error !== undefined) {
-      span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+      span.setAttribute('error.type', redactSecrets(error instanceof Error ? error.name : 'Error'));
       span.setStatus({
         code: SpanStatusCode.ERROR,
-        ...(error instanceof Error && { message: error.message }),
+        ...(error instanceof Error && { message: redactSecrets(error.message) }),
       });
     }
     span.end();
@@ -431,19 +445,33 @@ class ToolCallTrace implements ToolCallObserver {
   }
 }
 
-/** Marks `span` failed with `error`: `error.type`, an exception event and the error status. */
-function fail(span: Span, error: unknown): void {
-  span.setAttribute('error.type', errorType(error));
-  record(span, error);
+/**
+ * Marks `span` failed with `error`: `error.type`, an exception event and the error status, each
+ * through `redact`.
+ */
+function fail(span: Span, error: unknown, redact = redactSecrets): void {
+  span.setAttribute('error.type', redact(errorType(error)));
+  record(span, error, redact);
   span.setStatus({
     code: SpanStatusCode.ERROR,
-    ...(error instanceof Error && { message: error.message }),
+    ...(error instanceof Error && { message: redact(error.message) }),
   });
 }
 
-/** An exception event on `span`; the SDK's errors carry no credential (they are redacted). */
-function record(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
+/**
+ * An exception event on `span`, its message and stack through `redact`: a span is a third
+ * party's storage, and an error that is not the SDK's (a handler's, a tool's) was never redacted.
+ */
+function record(span: Span, error: unknown, redact = redactSecrets): void {
+  span.recordException(
+    error instanceof Error
+      ? {
+          name: error.name,
+          message: redact(error.message),
+          ...(error.stack && { stack: redact(error.stack) }),
+        }
+      : redact(String(error)),
+  );
 }
 
 /**

@@ -11,7 +11,12 @@
 import type { Client } from '../client.js';
 import { IDEMPOTENCY_WINDOW_MS, type WebhookEventType } from '../contract.js';
 import { ConfigurationError } from '../core/config.js';
-import { EmployeeRecognitionError, NotFoundError } from '../core/errors.js';
+import {
+  EmployeeRecognitionError,
+  escapeControls,
+  InvalidResponseError,
+  NotFoundError,
+} from '../core/errors.js';
 import type {
   Webhook,
   WebhookCreateParams,
@@ -185,7 +190,11 @@ export async function syncWebhooks(
   if (dryRun) return result;
 
   const byId = new Map(matches.map((webhook) => [webhook.id, webhook]));
-  await run(plan, result.done, async (step) => {
+  // After a create, a failed write loses the result, and with it the only copy of the secret.
+  const lostSecret = () =>
+    `Webhook ${escapeControls(result.webhook!.id)} was created, but the run stopped before returning its secret, and a plain rerun will not show it: ` +
+    `within 24 h, run again with the same options and recoverSecret: true (${recoveryCommand(url, events, description)}), and the create replays it.`;
+  await run(plan, result.done, lostSecret, async (step) => {
     if (step.operation === 'create') {
       const created = await createOnce(client, step.params, [step.params]);
       result.secret = created.secret;
@@ -284,7 +293,7 @@ export async function rotateWebhookSecret(
   }
   if (dryRun) return result;
 
-  await run(plan, result.done, async (each) => {
+  await run(plan, result.done, undefined, async (each) => {
     if (each.operation === 'delete') {
       // Gone already (an earlier attempt's answer lost): what was asked is done.
       await client.webhooks.delete(each.webhookId).catch((error: unknown) => {
@@ -306,6 +315,8 @@ export async function rotateWebhookSecret(
 const REPLAY_MARGIN_MS = 60 * 60 * 1000;
 // A replayed answer may name a webhook deleted since; each such answer moves the key on.
 const MAX_STALE_REPLAYS = 3;
+// The ids a message names at most; it says how many more there are.
+const MESSAGE_IDS = 5;
 
 /** The receiver's `events`, checked: a subscription needs at least one. */
 function receiverEvents(receiver: Pick<WebhookReceiver, 'events'>): (WebhookEventType | '*')[] {
@@ -326,18 +337,79 @@ function receiverEvents(receiver: Pick<WebhookReceiver, 'events'>): (WebhookEven
 async function webhooksFor(client: WebhookSyncClient, url: string): Promise<Webhook[]> {
   const wanted = normalUrl(url);
   if (wanted === undefined) throw new ConfigurationError('url', '`url` must be an absolute URL.');
-  const { data } = await client.webhooks.list();
-  const matches = data
-    .filter((webhook) => normalUrl(webhook.url) === wanted)
-    .sort((a, b) => (Date.parse(a.created_at) || 0) - (Date.parse(b.created_at) || 0));
+  const {
+    data: { data },
+    response,
+    requestId,
+  } = await client.webhooks.list().withResponse();
+  // The list's records pass the client's `validateResponses` as received (a record of the wrong
+  // shape is only a warning by default): what a plan is made of is checked here, before use.
+  const bad = (index: number, field: string, problem: string): never => {
+    const id = (data[index] as { id?: unknown } | null)?.id;
+    const which =
+      typeof id === 'string' && id ? `webhook ${escapeControls(id.slice(0, 64))}` : 'a webhook';
+    throw new InvalidResponseError({
+      message: `The service listed ${which} (data.${index}) whose ${field} ${problem}: the SDK cannot plan a sync on it, and wrote nothing.`,
+      status: response.status,
+      requestId,
+      issues: [{ path: `data.${index}.${field}`, message: problem }],
+    });
+  };
+  const matches = data.filter((webhook, index) => {
+    const record = webhook as Partial<Record<keyof Webhook, unknown>> | null;
+    if (typeof record !== 'object' || record === null)
+      return bad(index, 'record', 'is not an object');
+    // Whether a webhook is ours depends on its URL: one unreadable leaves that open.
+    if (typeof record.url !== 'string') return bad(index, 'url', 'is not a string');
+    if (normalUrl(record.url) !== wanted) return false;
+    if (typeof record.id !== 'string' || !record.id) bad(index, 'id', 'is not a non-empty string');
+    if (!Array.isArray(record.events) || !record.events.every((e) => typeof e === 'string')) {
+      bad(index, 'events', 'is not a list of strings');
+    }
+    if (typeof record.enabled !== 'boolean') bad(index, 'enabled', 'is not a boolean');
+    if (record.description != null && typeof record.description !== 'string') {
+      bad(index, 'description', 'is neither a string nor null');
+    }
+    if (typeof record.created_at !== 'string') bad(index, 'created_at', 'is not a string');
+    return true;
+  });
+  matches.sort((a, b) => (Date.parse(a.created_at) || 0) - (Date.parse(b.created_at) || 0));
   if (matches.length > 2) {
     throw new WebhookSyncError(
       'ambiguous',
-      `${matches.length} webhooks serve ${safeUrl(url)} (${matches.map(({ id }) => id).join(', ')}); ` +
+      `${matches.length} webhooks serve ${safeUrl(url)} (${someIds(matches.map(({ id }) => id))}); ` +
         'one is a subscription and two a secret rotation. Delete the extra ones, then run again.',
     );
   }
   return matches;
+}
+
+/**
+ * The CLI command that recovers the secret of the webhook a sync created, as a shell reads it;
+ * a URL whose query or user info may hold a token is left for the reader to fill in.
+ */
+function recoveryCommand(
+  url: string,
+  events: readonly string[],
+  description: string | undefined,
+): string {
+  const word = (text: string) => `'${escapeControls(text).replaceAll("'", "'\\''")}'`;
+  const exact = normalUrl(url) === safeUrl(url);
+  return [
+    'employee-recognition webhooks sync --url',
+    exact ? word(url) : '<url>',
+    `--events ${word(events.join(','))}`,
+    ...(description === undefined ? [] : [`--description ${word(description)}`]),
+    '--recover-secret --secret-file <path>',
+  ].join(' ');
+}
+
+/** At most a few ids for a message, then how many more: no message grows with the service's data. */
+function someIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, MESSAGE_IDS).map((id) => escapeControls(id.slice(0, 64)));
+  return ids.length > MESSAGE_IDS
+    ? `${shown.join(', ')} and ${ids.length - MESSAGE_IDS} more`
+    : shown.join(', ');
 }
 
 /** `url` as the URL parser writes it, so `HTTPS://App.example` finds `https://app.example/`. */
@@ -450,10 +522,14 @@ async function idempotencyKey(parts: unknown[]): Promise<string> {
   return `webhook-sync-${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Runs the steps in order, each added to `done` once it succeeded; a failure stops them. */
+/**
+ * Runs the steps in order, each added to `done` once it succeeded; a failure stops them. A
+ * failure after a create adds `lostSecret()` to the message: how to get the secret back.
+ */
 async function run(
   plan: WebhookSyncStep[],
   done: WebhookSyncStep[],
+  lostSecret: (() => string) | undefined,
   write: (step: WebhookSyncStep) => Promise<void>,
 ): Promise<void> {
   for (const step of plan) {
@@ -464,13 +540,16 @@ async function run(
         throw new WebhookSyncError(error.reason, error.message, { plan, done });
       }
       const message = error instanceof Error ? error.message : String(error);
+      const created = lostSecret && done.some(({ operation }) => operation === 'create');
       throw new WebhookSyncError(
         'write_failed',
         `The ${step.operation} step failed after ${done.length} of ${plan.length} writes: ${message}. ` +
-          'Run again: every write is safe to repeat' +
-          (step.operation === 'create'
-            ? '. If its answer was lost, the webhook exists without your knowing its secret: run again with recoverSecret (webhooks sync --recover-secret) within 24 h, and the create replays it.'
-            : '.'),
+          (created
+            ? lostSecret()
+            : 'Run again: every write is safe to repeat' +
+              (step.operation === 'create'
+                ? '. If its answer was lost, the webhook exists without your knowing its secret: run again with recoverSecret (webhooks sync --recover-secret) within 24 h, and the create replays it.'
+                : '.')),
         { plan, done, cause: error },
       );
     }

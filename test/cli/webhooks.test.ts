@@ -3,7 +3,18 @@
  * secret's only two destinations, the refusal without one, the table, the dry run, a receiver
  * module's handlers, and the rotation's two steps.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
@@ -11,8 +22,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/command.js';
 import { webhooks } from '../../src/cli/webhooks.js';
 import { ENV_API_KEY, ENV_BASE_URL, WEBHOOK_EVENT_TYPES } from '../../src/contract.js';
+import { listedWebhook } from '../webhooks/fixtures.js';
 
 let server: MockServer;
+/** A webhook for URL_ as the service lists it, with `fields` instead of its own. */
+const listed = (fields: Record<string, unknown> = {}) => listedWebhook(URL_, fields);
 let dir: string;
 let stdout: string;
 let stderr: string;
@@ -98,7 +112,35 @@ describe('webhooks sync', () => {
   it('prints the secret once on an interactive terminal', async () => {
     terminal(true);
     expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
-    expect(stdout).toContain(`Secret (shown once, store it now): ${stored()[0]!.secret}\n`);
+    const [webhook] = stored();
+    expect(stdout).toBe(
+      `Create a webhook for ${URL_}: *.\nSecret (shown once, store it now): ${webhook!.secret}\n`,
+    );
+    expect(stderr).not.toContain(webhook!.secret);
+  });
+
+  it('keeps the secret unshown when a webhook vanishes between the check and the run, and says how to recover it', async () => {
+    // The check's list still shows the webhook; by the run's list it is gone, so the run creates.
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 200,
+      body: { data: [listed({ events: ['*'] })] },
+    });
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(1);
+    const [webhook] = stored();
+    expect(webhook).toBeDefined();
+    expect(stdout + stderr).not.toContain(webhook!.secret);
+    expect(stdout + stderr).not.toContain('whsec_');
+    const command = `employee-recognition webhooks sync --url '${URL_}' --events '*' --base-url '${server.url}' --recover-secret --secret-file <path>`;
+    expect(stderr).toContain(
+      `its secret is not shown, so it stays out of logs. Within 24 h, get it back into a file: ${command}\n`,
+    );
+    // The command given recovers it.
+    const file = join(dir, 'recovered');
+    expect(
+      await run('sync', '--url', URL_, '--events', '*', '--recover-secret', '--secret-file', file),
+    ).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`${webhook!.secret}\n`);
+    expect(stored()).toHaveLength(1);
   });
 
   it('plans on --dry-run, writing nothing and needing no secret destination', async () => {
@@ -142,6 +184,155 @@ describe('webhooks sync', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^WebhookSyncError: The create step failed after 0 of 1 writes/m);
     expect(readdirSync(dir).sort()).toEqual([]);
+  });
+});
+
+describe('webhooks --secret-file', () => {
+  it('refuses a symbolic link or a directory as the target, with exit 2, before sending anything', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'theirs\n');
+    symlinkSync(elsewhere, join(dir, 'link'));
+    mkdirSync(join(dir, 'folder'));
+    for (const [target, reason] of [
+      ['link', 'it is a symbolic link'],
+      ['folder', 'it is not a regular file'],
+    ]) {
+      const file = join(dir, target!);
+      await expect(
+        run('sync', '--url', URL_, '--events', '*', '--secret-file', file),
+      ).rejects.toThrow(new UsageError(`--secret-file: refusing ${file}: ${reason}.`));
+    }
+    expect(readFileSync(elsewhere, 'utf8')).toBe('theirs\n');
+    expect(server.api.requests).toEqual([]);
+  });
+
+  it('refuses a directory others can write to without the sticky bit, and takes one with it', async () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    for (const mode of [0o777, 0o770]) {
+      chmodSync(shared, mode);
+      await expect(
+        run('sync', '--url', URL_, '--events', '*', '--secret-file', join(shared, 's')),
+      ).rejects.toThrow(/its directory is writable by other users without the sticky bit/);
+    }
+    expect(server.api.requests).toEqual([]);
+    chmodSync(shared, 0o1777);
+    expect(
+      await run('sync', '--url', URL_, '--events', '*', '--secret-file', join(shared, 's')),
+    ).toBe(0);
+    expect(readFileSync(join(shared, 's'), 'utf8')).toBe(`${stored()[0]!.secret}\n`);
+    expect(statSync(join(shared, 's')).mode & 0o777).toBe(0o600);
+  });
+
+  it('does not follow a link planted at the temporary name', async () => {
+    const file = join(dir, 'secret');
+    const theirs = join(dir, 'theirs');
+    writeFileSync(theirs, '');
+    symlinkSync(theirs, `${file}.${process.pid}.tmp`);
+    await expect(
+      run('sync', '--url', URL_, '--events', '*', '--secret-file', file),
+    ).rejects.toThrow(/--secret-file: cannot write/);
+    expect(readFileSync(theirs, 'utf8')).toBe('');
+    expect(server.api.requests).toEqual([]);
+  });
+
+  it('writes through the file it opened: a link swapped in while the create is in flight gets nothing', async () => {
+    const file = join(dir, 'secret');
+    const theirs = join(dir, 'theirs');
+    writeFileSync(theirs, '');
+    const temp = `${file}.${process.pid}.tmp`;
+    const insert = server.api.store.webhooks.insert.bind(server.api.store.webhooks);
+    vi.spyOn(server.api.store.webhooks, 'insert').mockImplementation((...args) => {
+      // Another user's swap, between the file's creation and the secret's write.
+      rmSync(temp);
+      symlinkSync(theirs, temp);
+      return insert(...args);
+    });
+    expect(await run('sync', '--url', URL_, '--events', '*', '--secret-file', file)).toBe(1);
+    expect(stored()).toHaveLength(1);
+    expect(readFileSync(theirs, 'utf8')).toBe('');
+    expect(existsSync(file)).toBe(false);
+    expect(stdout).not.toContain('Secret written');
+    expect(stdout + stderr).not.toContain('whsec_');
+    expect(stderr).toMatch(
+      /Cannot write the secret to .*was replaced while the secret was written.*--recover-secret/,
+    );
+  });
+});
+
+describe('the service’s strings', () => {
+  /** An id, events, a URL and a description as a hostile service might list them. */
+  const EVIL =
+    'wh\u001b[31mred\u001b]8;;https://x.example\u0007\r\nforged: line\u2028also\u202eevil';
+  const evil = (n: number, fields: Record<string, unknown> = {}) =>
+    listed({ id: `${EVIL}-${n}`, created_at: `2026-11-2${n}T00:00:00Z`, ...fields });
+  const listing = (...data: unknown[]) =>
+    server.api.faults.failNext('GET /v1/webhooks', { status: 200, body: { data } });
+
+  /** Every line the command printed: no control character but the line end, no forged line. */
+  function expectPrintable(): void {
+    const lines = `${stdout}${stderr}`.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
+      expect(line).not.toMatch(/^forged/);
+    }
+    stdout = stderr = '';
+  }
+
+  it('are printed without control characters by every message of sync, rotate and list, and in errors', async () => {
+    terminal(true);
+    // sync: in step, a planned update, a rotation in progress.
+    listing(evil(1));
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
+    expect(stdout).toMatch(
+      /^In step: webhook wh \[31mred \]8;;https:\/\/x\.example {3}forged: line also evil-1 has \*\.\n$/,
+    );
+    expectPrintable();
+    listing(evil(1, { events: ['user.created'] }));
+    expect(await run('sync', '--url', URL_, '--events', '*', '--dry-run')).toBe(0);
+    expect(stdout).toMatch(/^Would update webhook wh .*evil-1: events \*\n$/);
+    expectPrintable();
+    listing(evil(1), evil(2));
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(0);
+    expect(stdout).toContain('A secret rotation is in progress (wh ');
+    expectPrintable();
+    // rotate: the copy's events, the delete.
+    listing(evil(1, { events: [`recognition.created${EVIL}`] }));
+    expect(await run('rotate', 'start', '--url', URL_, '--dry-run')).toBe(0);
+    expect(stdout).toMatch(
+      /^Would create a webhook for .*: recognition\.createdwh .*evil \(the rotation’s new webhook\)\n$/,
+    );
+    expectPrintable();
+    listing(evil(1), evil(2));
+    expect(await run('rotate', 'finish', '--url', URL_, '--dry-run')).toBe(0);
+    expect(stdout).toMatch(/^Would delete webhook wh .*evil-1\n$/);
+    expectPrintable();
+    // The ambiguous error, on stderr.
+    listing(evil(1), evil(2), evil(3));
+    expect(await run('sync', '--url', URL_, '--events', '*')).toBe(1);
+    expect(stderr).toMatch(/^WebhookSyncError: 3 webhooks serve /m);
+    expectPrintable();
+    // list: every column.
+    listing(evil(1, { url: `https://hooks.example/${EVIL}`, description: EVIL, events: [EVIL] }));
+    expect(await run('list')).toBe(0);
+    expect(stdout.split('\n')).toHaveLength(3);
+    expectPrintable();
+    // An error answer: its message, code, request id and details.
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 422,
+      headers: { 'x-request-id': 'req\tforged' },
+      body: { error: { code: EVIL, message: EVIL, details: [{ field: EVIL, message: EVIL }] } },
+    });
+    expect(await run('list')).toBe(1);
+    expect(stderr).toMatch(/^UnprocessableEntityError: /m);
+    expectPrintable();
+  });
+
+  it('of another shape are listed as they came, not as a TypeError', async () => {
+    listing(evil(1, { events: 5, enabled: 'yes', description: { text: 'x' } }));
+    expect(await run('list')).toBe(0);
+    expect(stdout.split('\n')[1]).toMatch(/ 5 +yes +2026-11-21T00:00:00Z +\{"text":"x"\}$/);
   });
 });
 

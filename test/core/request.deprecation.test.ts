@@ -11,6 +11,7 @@ import { TEST_API_KEY, TEST_BASE_URL } from '../support/core.js';
 const SUNSET = '2027-06-30T00:00:00Z';
 const LINK = 'https://docs.example/deprecations/users-get';
 const DEPRECATED_AT = '2026-11-01T00:00:00Z';
+const USER_ID = '3f2c8a9e-4b1d-4c6e-9a7f-1d2e3f4a5b6c';
 
 function recorder() {
   const lines: string[] = [];
@@ -111,12 +112,33 @@ describe('deprecation notices', () => {
     expect(otherLines).toHaveLength(1);
   });
 
-  it('names a raw request by its method and path', async () => {
-    const { client, lines, userId } = mockClient();
-    await client.get(`/v1/users/${userId}`);
-    expect(lines[0]).toMatch(
-      new RegExp(`^\\[employee-recognition\\] GET /v1/users/${userId} is deprecated`),
-    );
+  it('names a raw request by its method and path template: one line for every id called', async () => {
+    const { client, lines, api } = mockClient();
+    for (const { id } of api.store.users.all().slice(0, 5)) await client.get(`/v1/users/${id}`);
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[employee-recognition\] GET \/v1\/users\/\{id\} is deprecated /),
+    ]);
+  });
+
+  it('still warns of a named operation after more raw paths than it remembers', async () => {
+    const { lines, logger } = recorder();
+    const client = new Client({
+      baseUrl: TEST_BASE_URL,
+      apiKey: TEST_API_KEY,
+      logger,
+      logLevel: 'warn',
+      maxRetries: 0,
+      validateResponses: 'off',
+      fetch: async () =>
+        Response.json({ data: { id: USER_ID } }, { headers: { deprecation: 'true' } }),
+    });
+    for (let index = 0; index < 300; index++) await client.get(`/v1/things${index}`);
+    expect(lines).toHaveLength(257);
+    await client.users.get(USER_ID);
+    await client.users.get(USER_ID);
+    expect(lines.slice(257)).toEqual([
+      expect.stringMatching(/^\[employee-recognition\] users\.get is deprecated /),
+    ]);
   });
 
   it('keeps quiet below logLevel warn, and still gives the notice', async () => {
@@ -150,17 +172,42 @@ describe('deprecation notices', () => {
     expect(lines).toEqual([]);
   });
 
-  it('redacts the call’s own credential from a link the service echoes it in', async () => {
-    const token = 'oauth-token-Zx9Yw8Vu7Ts6';
-    const { client, lines } = clientAnswering(
-      {
-        deprecation: 'true',
-        link: `<https://docs.example/t/${token}?key=${TEST_API_KEY}>; rel="deprecation"`,
-      },
-      () => token,
-    );
-    await client.get('/v1/users');
-    expect(lines[0]).toContain('details https://docs.example/t/[redacted])');
-    expect(lines.join('\n')).not.toContain(token);
-  });
+  it.each([
+    ['an OAuth token', 'oauth-token-Zx9Yw8Vu7Ts6'],
+    ['an API key', TEST_API_KEY],
+  ])(
+    'redacts %s the service echoes in a link from the warning, withResponse() and hooks',
+    async (_kind, credential) => {
+      const { lines, logger } = recorder();
+      const notices: unknown[] = [];
+      const client = new Client({
+        baseUrl: TEST_BASE_URL,
+        apiKey: () => credential,
+        logger,
+        logLevel: 'warn',
+        maxRetries: 0,
+        hooks: { afterResponse: [({ deprecation }) => void notices.push(deprecation)] },
+        fetch: async () =>
+          Response.json(
+            { data: [] },
+            {
+              headers: {
+                deprecation: 'true',
+                link: `<https://docs.example/t/${credential}?key=${encodeURIComponent(credential)}>; rel="deprecation", <https://docs.example/p?sig=abc123>; rel="sunset"`,
+              },
+            },
+          ),
+      });
+      const { deprecation } = await client.get('/v1/users').withResponse();
+      const expectedNotice = {
+        deprecated: true,
+        deprecationLink: 'https://docs.example/t/[redacted]?key=[redacted]',
+        sunsetLink: 'https://docs.example/p?sig=[redacted]',
+      };
+      expect(deprecation).toEqual(expectedNotice);
+      expect(notices).toEqual([expectedNotice]);
+      expect(lines[0]).toContain('details https://docs.example/t/[redacted])');
+      expect(JSON.stringify([lines, notices, deprecation])).not.toContain(credential);
+    },
+  );
 });

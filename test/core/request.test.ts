@@ -448,14 +448,21 @@ describe('hooks', () => {
     expect(order).toEqual(['client', 'call']);
   });
 
-  it('fails the call with HookError when a hook throws, sending nothing after it', async () => {
+  it('fails the call with HookError when a hook throws, sending nothing after it, naming the hook’s list in its message and error line', async () => {
     const requests = script('get', USERS_URL, ok);
     const cause = new Error('metrics down');
+    const lines: string[] = [];
     const error = await getUsers({
       hooks: { beforeRequest: [() => Promise.reject(cause)] },
+      logger: { debug() {}, info() {}, warn() {}, error: (line) => void lines.push(line) },
+      logLevel: 'error',
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HookError);
     expect(error).toMatchObject({ hook: 'beforeRequest', cause });
+    expect((error as Error).message).toBe('A hook in hooks.beforeRequest failed: metrics down');
+    expect(lines).toEqual([
+      `[employee-recognition] A hook in hooks.beforeRequest of GET ${USERS_URL} failed.`,
+    ]);
     expect(requests).toHaveLength(0);
   });
 

@@ -76,13 +76,10 @@ describe('parseDeprecation: the Deprecation header', () => {
     'Fri, 31 Jun 2023 23:59:59 GMT',
     '@1688169599\u0000',
   ])('ignores the unparsable %j, as Structured Fields say, and gives no notice', (value) => {
-    let headers: Headers;
-    try {
-      headers = new Headers({ deprecation: value });
-    } catch {
-      return; // not a value fetch could give
-    }
-    expect(parseDeprecation(headers, BASE, NOW)).toBeUndefined();
+    // Read through `get` alone, as parseDeprecation reads any Headers: `new Headers()` refuses a
+    // NUL, but another runtime's or a caller's fetch may hand one over.
+    const headers = { get: (name: string) => (name === 'deprecation' ? value : null) };
+    expect(parseDeprecation(headers as Headers, BASE, NOW)).toBeUndefined();
   });
 });
 
@@ -192,7 +189,7 @@ describe('parseDeprecation: Link', () => {
       expect(
         deprecated(`${malformed}, <https://docs.example/good>; rel="deprecation"`)?.deprecationLink,
         malformed,
-      ).toMatch(/^https:\/\/docs\.example\/(?:good|a)$/);
+      ).toBe('https://docs.example/good');
     }
     // A quote left open runs to the end of the header, as quoted-string says: nothing more is read.
     expect(
@@ -399,19 +396,29 @@ describe('warnOnce', () => {
 });
 
 describe('warnOnce', () => {
-  it('warns once per operation, and stops remembering new ones at 256', () => {
+  it('warns once per operation, and no number of raw paths before silences a named operation', () => {
     const warned = new Set<string>();
     const lines: string[] = [];
     const warn = (line: string) => void lines.push(line);
     for (let round = 0; round < 3; round++) {
       warnOnce(warned, 'users.get', { deprecated: true }, warn);
+      warnOnce(warned, 'GET /v1/things', { deprecated: true }, warn);
+    }
+    expect(lines.map((line) => line.split(' is ')[0])).toEqual(['users.get', 'GET /v1/things']);
+    for (let index = 0; index < 100_000; index++) {
+      warnOnce(warned, `GET /v1/things${index}`, { deprecated: true }, warn);
+    }
+    // Raw paths: bounded memory (256 entries, the named operation's among them), and one line
+    // saying the rest go unlogged.
+    expect(warned.size).toBe(257);
+    expect(lines).toHaveLength(257);
+    expect(lines.at(-1)).toBe('deprecated: over 256 raw paths, later ones not logged');
+    // Named operations are still taken, each warned once.
+    for (let round = 0; round < 3; round++) {
       warnOnce(warned, 'users.list', { deprecated: true }, warn);
+      warnOnce(warned, 'users.get', { deprecated: true }, warn);
     }
-    expect(lines.map((line) => line.split(' ')[0])).toEqual(['users.get', 'users.list']);
-    for (let index = 0; index < 1000; index++) {
-      warnOnce(warned, `GET /v1/things/${index}`, { deprecated: true }, warn);
-    }
-    expect(warned.size).toBe(256);
-    expect(lines).toHaveLength(256);
+    expect(lines.slice(257).map((line) => line.split(' is ')[0])).toEqual(['users.list']);
+    expect(warned.size).toBe(258);
   });
 });

@@ -4,6 +4,7 @@
  * service that continues the trace from the request's headers, as a traced service does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -33,6 +34,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
+  type ApiError,
   Client,
   ConfigurationError,
   NotFoundError,
@@ -451,27 +453,146 @@ describe('openTelemetry(): the client', () => {
     expect(clientSpans).toEqual([attempt]);
   });
 
-  it('shows no credential in any span, event or metric', async () => {
-    replies.push(() => ({ status: 503, headers: { 'retry-after': '0' }, body: { error: {} } }));
-    replies.push(() => ({ status: 401, body: { error: { message: `bad ${API_KEY}` } } }));
-    await expect(client().users.get('usr_1')).rejects.toThrow(/bad/);
-    await client().users.get('usr_1');
-    const spans = JSON.stringify(
-      exporter.getFinishedSpans().map((span) => ({
-        name: span.name,
-        attributes: span.attributes,
-        events: span.events,
-        status: span.status,
-      })),
+  /** What a careless service (or proxy) echoes the credential it was sent into: every header
+   * and body field the SDK reads, on a 200 and on an error answer. */
+  const echoing =
+    (status: number): Reply =>
+    (request) => {
+      const credential = String(request.headers.authorization).replace(/^Bearer /, '');
+      return {
+        status,
+        headers: {
+          'x-request-id': `req ${credential}`,
+          'www-authenticate': `Bearer error="invalid_token", error_description="${credential}"`,
+          deprecation: 'true',
+          sunset: 'Wed, 30 Jun 2027 00:00:00 GMT',
+          link: `<https://docs.example/d?token=${credential}>; rel="deprecation", <https://docs.example/${encodeURIComponent(credential)}/policy>; rel="sunset"`,
+        },
+        body:
+          status < 300
+            ? // `role` is an enumeration: a value the SDK does not know is quoted in a warning.
+              { data: { id: 'usr_1', name: 'Ada', role: credential } }
+            : {
+                error: {
+                  code: credential,
+                  message: `bad credential ${credential}`,
+                  details: [{ field: credential, message: `is ${credential}` }],
+                },
+              },
+      };
+    };
+  const OAUTH_TOKEN = 'ya29.A0ARrdaM/Secr3t+T0ken/Part-Xy_z9.r0tat3d';
+
+  describe.each([
+    ['an API key', API_KEY, API_KEY],
+    ['an OAuth token', () => OAUTH_TOKEN, OAUTH_TOKEN],
+  ] as const)('a service that echoes %s everywhere', (_kind, apiKey, secret) => {
+    it.each([200, 400])(
+      'shows it in no span, event, status, metric, log line, error or notice (status %i)',
+      async (status) => {
+        replies.push(echoing(status));
+        const lines: string[] = [];
+        const write = (line: string) => void lines.push(line);
+        const notices: unknown[] = [];
+        const sdk = client({
+          apiKey,
+          maxRetries: 0,
+          logLevel: 'debug',
+          validateResponses: 'warn',
+          logger: { debug: write, info: write, warn: write, error: write },
+          hooks: { afterResponse: [({ deprecation }) => void notices.push(deprecation)] },
+        });
+        let error: unknown;
+        try {
+          const { deprecation } = await sdk.users.get('usr_1').withResponse();
+          notices.push(deprecation);
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error === undefined).toBe(status === 200);
+        const call = only(named('users.get'));
+        // The notice is read and kept, its secrets out.
+        expect(call.attributes['employee_recognition.deprecation.link']).toBe(
+          'https://docs.example/d?token=[redacted]',
+        );
+        // The hook's, and withResponse()'s on a success.
+        expect(notices).toHaveLength(status === 200 ? 2 : 1);
+        for (const notice of notices) {
+          expect(notice).toMatchObject({
+            deprecationLink: 'https://docs.example/d?token=[redacted]',
+            sunsetLink: 'https://docs.example/[redacted]/policy',
+          });
+        }
+        const spans = JSON.stringify(
+          ours().map((span) => ({
+            name: span.name,
+            attributes: span.attributes,
+            events: span.events,
+            status: span.status,
+          })),
+        );
+        const measured = JSON.stringify((await collect()).resourceMetrics);
+        const shown = [
+          spans,
+          measured,
+          lines.join('\n'),
+          JSON.stringify(notices),
+          ...(error instanceof Error
+            ? [
+                String(error),
+                error.stack,
+                JSON.stringify(error),
+                inspect(error, { depth: 5 }),
+                JSON.stringify([...(error as ApiError).headers]),
+              ]
+            : []),
+        ].join('\n');
+        for (const form of [secret, encodeURIComponent(secret), 'otelSecretKey', 'Secr3t']) {
+          expect(shown).not.toContain(form);
+        }
+        expect(spans).toContain('req [redacted]');
+        expect(lines.some((line) => line.includes('request id req [redacted]'))).toBe(true);
+        if (status === 200) {
+          expect(lines).toContainEqual(
+            expect.stringMatching(/data\.role is (a \d+-character string|"\[redacted\]"), a value/),
+          );
+        }
+      },
     );
-    const measured = JSON.stringify((await collect()).resourceMetrics);
-    for (const text of [spans, measured]) {
-      expect(text).not.toContain(API_KEY);
-      expect(text).not.toContain('otelSecretKey');
-      expect(text).not.toMatch(/Bearer/i);
+  });
+
+  it('keeps a signature parameter and user info out of the status and the exception, as url.full does', async () => {
+    replies.push(() => ({
+      status: 307,
+      headers: { location: '/v1/users/usr_2?sig=s1gNatur3Value&X-Amz-Credential=AKIA1234' },
+    }));
+    replies.push(() => ({
+      status: 404,
+      body: { error: { message: 'see https://admin:hunter2pass@internal.example/logs' } },
+    }));
+    const error = await client({ maxRetries: 0 })
+      .users.get('usr_1')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    const { message, stack } = error as Error;
+    const attempt = named('GET /v1/users/{id}')[1]!;
+    expect(attempt.attributes['url.full']).toBe(
+      `${origin}/v1/users/usr_2?sig=REDACTED&X-Amz-Credential=AKIA1234`,
+    );
+    const call = only(named('users.get'));
+    const exception = call.events.find((event) => event.name === 'exception')!;
+    for (const text of [
+      message,
+      stack,
+      attempt.status.message,
+      call.status.message,
+      exception.attributes?.['exception.message'],
+      exception.attributes?.['exception.stacktrace'],
+    ]) {
+      expect(text).toContain('sig=[redacted]&X-Amz-Credential=[redacted]');
+      expect(text).toContain('https://[redacted]@internal.example/logs');
+      expect(text).not.toMatch(/s1gNatur3Value|AKIA1234|hunter2pass/);
     }
-    expect(spans).toContain('users.get');
-    expect(measured).toContain('http.client.request.duration');
   });
 });
 
@@ -514,6 +635,23 @@ describe('openTelemetry(): the webhook receiver', () => {
       'second handler failed',
     ]);
     expect(parentOf(only(named('users.get')))).toBe(span.spanContext().spanId);
+  });
+
+  it('redacts what a handler’s error quotes in the exception event and the status', async () => {
+    const receiver = tracedReceiver().on('recognition.created', () => {
+      throw new Error(
+        `cannot fetch https://ops:hunter2pass@files.example/x?sig=s1gNatur3 with ${SECRET}`,
+      );
+    });
+    const [body, headers] = await delivery('evt_otel_redact');
+    expect((await receiver.receive(body, headers)).outcome).toBe('failed');
+    const span = only(named('webhook recognition.created'));
+    const event = span.events.find((each) => each.name === 'exception')!;
+    const shown = JSON.stringify([span.status, event.attributes]);
+    expect(event.attributes?.['exception.message']).toBe(
+      'cannot fetch https://[redacted]@files.example/x?sig=[redacted] with [redacted]',
+    );
+    expect(shown).not.toMatch(/hunter2pass|s1gNatur3|whsec_/);
   });
 
   it('records a duplicate as its own span, with its outcome', async () => {

@@ -43,3 +43,16 @@ export async function expectRejection(promise: Promise<unknown>, reason: string)
   expect(error).toBeInstanceOf(WebhookVerificationError);
   expect((error as WebhookVerificationError).reason).toBe(reason);
 }
+
+/** A webhook for `url` subscribed to every event, as the service lists it, `fields` instead of its own. */
+export function listedWebhook(url: string, fields: Record<string, unknown> = {}) {
+  return {
+    id: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
+    url,
+    events: ['*'],
+    description: null,
+    enabled: true,
+    created_at: new Date().toISOString(),
+    ...fields,
+  };
+}

@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, type ClientOptions } from '@employee-recognition/sdk';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
+import { createHash } from 'node:crypto';
+import { InvalidResponseError } from '@employee-recognition/sdk';
 import {
   createNodeMiddleware,
   createWebhookReceiver,
@@ -14,7 +16,8 @@ import {
   syncWebhooks,
   WebhookSyncError,
 } from '@employee-recognition/sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { listedWebhook } from './fixtures.js';
 
 let server: MockServer;
 let writes: string[];
@@ -45,6 +48,8 @@ function client(options: ClientOptions = {}): Client {
 
 const URL_ = 'http://127.0.0.1:9/webhooks';
 const noop = () => {};
+/** A webhook for URL_ as the service lists it. */
+const listed = listedWebhook(URL_);
 
 /** The mock's webhooks for `url`, as the service holds them. */
 const webhooksAt = (url: string) =>
@@ -167,8 +172,11 @@ describe('syncWebhooks', () => {
     await syncWebhooks(client(), createWebhookReceiver().onAny(noop), { url });
     const create = server.api.requests.find((request) => request.method === 'POST');
     const key = create?.headers['idempotency-key'];
-    expect(key).toMatch(/^webhook-sync-[0-9a-f]{64}$/);
-    expect(key).not.toContain('hush');
+    // A SHA-256 of the create's body, so nothing of the URL (or its token) shows.
+    const digest = createHash('sha256')
+      .update(JSON.stringify([{ url, events: ['*'] }]))
+      .digest('hex');
+    expect(key).toBe(`webhook-sync-${digest}`);
     // The same subscription elsewhere (say, after the first was deleted) derives the same key.
     server.api.store.webhooks.delete(webhooksAt(url)[0]!.id);
     await syncWebhooks(client(), createWebhookReceiver().onAny(noop), { url });
@@ -253,6 +261,90 @@ describe('syncWebhooks', () => {
     expect(writes).toEqual([]);
   });
 
+  it('names at most five webhooks when thousands serve the URL, escaping what it shows', async () => {
+    const many = Array.from({ length: 2000 }, (_, index) => ({
+      ...listed,
+      id: index === 0 ? 'wh_\u001b[2J\r\nforged line' : `wh_${index}`,
+    }));
+    server.api.faults.failNext('GET /v1/webhooks', { status: 200, body: { data: many } });
+    const error = await syncWebhooks(client(), createWebhookReceiver().onAny(noop), {
+      url: URL_,
+    }).catch((caught: unknown) => caught as Error);
+    expect(error).toMatchObject({ reason: 'ambiguous' });
+    const { message } = error as Error;
+    expect(message).toContain(
+      '2000 webhooks serve http://127.0.0.1:9/webhooks (wh_\\u001b[2J\\u000d\\u000aforged line, wh_1, wh_2, wh_3, wh_4 and 1995 more)',
+    );
+    expect(message.length).toBeLessThan(400);
+  });
+
+  describe.each([
+    ['events', 5],
+    ['events', { 0: 'recognition.created' }],
+    ['events', true],
+    ['events', null],
+    ['events', 'recognition.created'],
+    ['events', ['recognition.created', 7]],
+    ['enabled', 'yes'],
+    ['id', 42],
+    ['url', 5],
+    ['description', ['Payroll']],
+    ['created_at', 1764115200],
+  ])('a listed webhook whose %s is %j', (field, value) => {
+    const listing = () =>
+      server.api.faults.failNext('GET /v1/webhooks', {
+        status: 200,
+        body: { data: [{ ...listed, [field]: value }] },
+      });
+    // An id is what the list's schema itself requires: its own error names the field.
+    const expected =
+      field === 'id'
+        ? 'data.0.id'
+        : `The service listed webhook ${listed.id} (data.0) whose ${field} `;
+
+    it.each([
+      [
+        'syncWebhooks',
+        () => syncWebhooks(client(), createWebhookReceiver().onAny(noop), { url: URL_ }),
+      ],
+      ['rotate start', () => rotateWebhookSecret(client(), { url: URL_, step: 'start' })],
+      ['rotate finish', () => rotateWebhookSecret(client(), { url: URL_, step: 'finish' })],
+    ] as const)(
+      'fails %s with an InvalidResponseError naming it and the field, writing nothing',
+      async (_name, call) => {
+        listing();
+        const error = await call().catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(InvalidResponseError);
+        expect(error).toMatchObject({
+          status: 200,
+          issues: [{ path: `data.0.${field}` }],
+          message: expect.stringContaining(expected),
+        });
+        expect(writes).toEqual([]);
+        expect(server.api.store.webhooks.all()).toEqual([]);
+      },
+    );
+  });
+
+  it('fails on a record that is not an object, and ignores the odd fields of webhooks for other URLs', async () => {
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 200,
+      body: { data: [null] },
+    });
+    await expect(
+      syncWebhooks(client(), createWebhookReceiver().onAny(noop), { url: URL_ }),
+    ).rejects.toMatchObject({ name: 'InvalidResponseError', issues: [{ path: 'data.0' }] });
+    server.api.faults.failNext('GET /v1/webhooks', {
+      status: 200,
+      body: { data: [{ ...listed, url: 'https://other.example/hooks', events: 5 }] },
+    });
+    const result = await syncWebhooks(client(), createWebhookReceiver().onAny(noop), {
+      url: URL_,
+      dryRun: true,
+    });
+    expect(result.plan).toMatchObject([{ operation: 'create' }]);
+  });
+
   it('leaves a typed error after a failed write, and the next run finishes the plan', async () => {
     const receiver = createWebhookReceiver().on('recognition.created', noop);
     const { webhook } = await syncWebhooks(client(), receiver, { url: URL_ });
@@ -272,6 +364,42 @@ describe('syncWebhooks', () => {
     expect(rerun.done).toHaveLength(1);
     expect(rerun.webhook?.id).toBe(webhook!.id);
     expect((await syncWebhooks(client(), receiver, { url: URL_ })).plan).toEqual([]);
+  });
+
+  it('says how to get the secret back when a write fails after the create succeeded', async () => {
+    const receiver = createWebhookReceiver().on('user', noop);
+    server.api.faults.failNext('PATCH /v1/webhooks/:id', { status: 503 });
+    const error = (await syncWebhooks(client({ maxRetries: 0 }), receiver, {
+      url: URL_,
+      enabled: false,
+    }).catch((caught: unknown) => caught)) as WebhookSyncError;
+    const [created] = webhooksAt(URL_);
+    expect(error).toBeInstanceOf(WebhookSyncError);
+    expect(error).toMatchObject({ reason: 'write_failed', done: [{ operation: 'create' }] });
+    expect(error.message).toContain(
+      `Webhook ${created!.id} was created, but the run stopped before returning its secret, and a plain rerun will not show it: within 24 h, run again with the same options and recoverSecret: true (employee-recognition webhooks sync --url 'http://127.0.0.1:9/webhooks' --events 'user.created,user.updated,user.deactivated' --recover-secret --secret-file <path>), and the create replays it.`,
+    );
+    expect(error.message).not.toContain('every write is safe to repeat');
+    expect(error.message).not.toContain('whsec_');
+    // As the message says: the same options and recoverSecret give the secret, and pause it.
+    const recovered = await syncWebhooks(client(), receiver, {
+      url: URL_,
+      enabled: false,
+      recoverSecret: true,
+    });
+    expect(recovered).toMatchObject({ secret: created!.secret, webhook: { enabled: false } });
+    expect(webhooksAt(URL_)).toHaveLength(1);
+  });
+
+  it('leaves a URL that may hold a token out of the recovery command', async () => {
+    server.api.faults.failNext('PATCH /v1/webhooks/:id', { status: 503 });
+    const error = (await syncWebhooks(
+      client({ maxRetries: 0 }),
+      createWebhookReceiver().onAny(noop),
+      { url: `${URL_}?token=hush-hush`, enabled: false },
+    ).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain("sync --url <url> --events '*' --recover-secret");
+    expect(error.message).not.toContain('hush');
   });
 
   it('refuses a receiver without handlers and a URL that is not one, before sending anything', async () => {
@@ -313,7 +441,7 @@ describe('syncWebhooks', () => {
 });
 
 describe('rotateWebhookSecret', () => {
-  it('rotates while deliveries keep flowing: none lost, none handled twice', async () => {
+  it('rotates while deliveries keep flowing: the new webhook’s refused copies retried, none lost, none handled twice', async () => {
     const handled = new Map<string, number>();
     let secrets: string[] = [];
     const receiver = createWebhookReceiver({ secret: () => secrets }).on(
@@ -339,8 +467,13 @@ describe('rotateWebhookSecret', () => {
       expect(started.previous?.id).toBe(synced.webhook!.id);
       expect(started.secret).toMatch(/^whsec_/);
       expect(started.secret).not.toBe(synced.secret);
-      // Before the receiver has the new secret, the new webhook's copies fail and are retried.
+      // Before the receiver has the new secret, the new webhook's copies are refused: their
+      // first attempts end before the receiver learns it (the retries wait 20 ms).
       await recognize();
+      await server.api.flushDeliveries();
+      const fresh = started.current!.id;
+      const refused = server.api.deliveries.filter((each) => each.webhookId === fresh);
+      expect(refused).toMatchObject([{ attempt: 1, ok: false, status: 400 }]);
       secrets = [started.secret!, synced.secret!];
       await recognize();
       await recognize();
@@ -352,10 +485,23 @@ describe('rotateWebhookSecret', () => {
       secrets = [started.secret!];
       await recognize();
       await recognize();
+      // The refused copy is retried, and accepted now that the receiver serves the new secret.
+      await vi.waitFor(() =>
+        expect(
+          server.api.deliveries.filter(
+            (each) => each.eventId === refused[0]!.eventId && each.webhookId === fresh,
+          ),
+        ).toMatchObject([
+          { attempt: 1, ok: false },
+          { attempt: 2, ok: true },
+        ]),
+      );
       await server.api.flushDeliveries();
-      // Wait out the retries of the copies refused before the receiver had the new secret.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      await server.api.flushDeliveries();
+      // Every delivery that was refused was retried until accepted: none is left behind.
+      const last = new Map<string, boolean>();
+      for (const each of server.api.deliveries)
+        last.set(`${each.eventId} ${each.webhookId}`, each.ok);
+      expect([...last.values()].every(Boolean)).toBe(true);
 
       expect([...handled.keys()].sort()).toEqual([...created].sort());
       expect([...handled.values()].every((count) => count === 1)).toBe(true);

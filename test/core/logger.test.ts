@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { redactSecrets } from '../../src/core/logger.js';
+
+describe('redactSecrets', () => {
+  it.each([
+    [
+      'GET https://api.example/x?sig=abc123&page=2',
+      'GET https://api.example/x?sig=[redacted]&page=2',
+    ],
+    ['https://x/?a=1&Signature=Zm9v%2Bbar', 'https://x/?a=1&Signature=[redacted]'],
+    [
+      '?X-Amz-Signature=aa;X-Amz-Credential=AKIA%2F1&X-Amz-Security-Token=t',
+      '?X-Amz-Signature=[redacted];X-Amz-Credential=[redacted]&X-Amz-Security-Token=[redacted]',
+    ],
+    [
+      '?X-Goog-Signature=ff&AWSAccessKeyId=AKIA9 end',
+      '?X-Goog-Signature=[redacted]&AWSAccessKeyId=[redacted] end',
+    ],
+    [
+      '(from GET https://x/cb?access_token=tok9&client_secret=cs1)',
+      '(from GET https://x/cb?access_token=[redacted]&client_secret=[redacted])',
+    ],
+    [
+      'see https://admin:hunter2@internal.example/logs',
+      'see https://[redacted]@internal.example/logs',
+    ],
+    ['"redis://:p4ss@127.0.0.1:6379"', '"redis://[redacted]@127.0.0.1:6379"'],
+  ])('redacts signature parameters and user info: %j', (text, redacted) => {
+    expect(redactSecrets(text)).toBe(redacted);
+    // Twice is once: a message redacted by the core and again by a log line reads the same.
+    expect(redactSecrets(redactSecrets(text))).toBe(redacted);
+  });
+
+  it('leaves URLs without secrets, and the words themselves, as they are', () => {
+    for (const text of [
+      'GET https://api.example/v1/users?page=2&design=x (//comment)',
+      'the signature is invalid; sig is required',
+      'mailto:ada@example.com at https://example.com/@ada',
+    ]) {
+      expect(redactSecrets(text)).toBe(text);
+    }
+  });
+
+  it('still redacts keys, webhook secrets, bearer credentials and the given credential', () => {
+    expect(
+      redactSecrets(
+        'rk_live_abc123 whsec_c2VjcmV0 Bearer tok.en ya29/Own+Token ya29%2FOwn%2BToken',
+        'ya29/Own+Token',
+      ),
+    ).toBe('[redacted] [redacted] Bearer [redacted] [redacted] [redacted]');
+  });
+});
