@@ -204,6 +204,13 @@ class Call {
   #result: RawResponse | undefined;
   /** The error the SDK has already judged final: the attempt's catch must not weigh it again. */
   #final: unknown;
+  /** When the current attempt was sent, for its debug line. */
+  #sentAt = 0;
+  /**
+   * The current attempt's debug line, before and after what follows it (a retry and its wait, a
+   * redirect, nothing): logged once that is decided ({@link Call.#logAttempt}).
+   */
+  #outcome: [string, string] | undefined;
 
   constructor(
     transport: Transport,
@@ -316,6 +323,7 @@ class Call {
       // weighed here.
       if (error instanceof ForceRetryError || error === this.#final) throw error;
       const failure = this.#failure(error);
+      this.#noteAttempt(failure);
       const wait = await this.#retryWait(failure, undefined);
       throw wait === undefined ? this.#finalize(failure) : this.#retry(wait);
     }
@@ -374,7 +382,7 @@ class Call {
   async #exchange(): Promise<{ response: Response; durationMs: number }> {
     const { timeout } = this.#call;
     const fetch = this.#transport.config.fetch ?? globalThis.fetch;
-    const started = Date.now();
+    const started = (this.#sentAt = Date.now());
     let response: Response;
     try {
       response = await untilLeft(this.#signal(), timeout, this.#target, '', async (signal) => {
@@ -444,6 +452,7 @@ class Call {
     }
     if (REDIRECTS.has(response.status) || response.type === 'opaqueredirect') {
       cancel(response);
+      this.#noteAttempt(response.status, response);
       return this.#redirect(response);
     }
     // A failure to read the body is a connection failure, weighed by #beforeRequest.
@@ -453,8 +462,9 @@ class Call {
       timeout: this.#call.timeout,
       signal: this.#signal(),
     });
-    this.#logAttempt(response, durationMs, text);
+    this.#noteAttempt(response.status, response, text);
     if (response.ok) {
+      this.#logAttempt('');
       this.#result = {
         response,
         body: parseBody(response, text),
@@ -475,7 +485,7 @@ class Call {
       // a second 401 is final.
       this.#refreshable = false;
       this.#refused = this.#credential;
-      throw this.#retry(0);
+      throw this.#retry(0, ', then again at once with a fresh credential');
     }
     const wait = await this.#retryWait(error, response.headers);
     if (wait === undefined) throw this.#finalize(error);
@@ -483,7 +493,8 @@ class Call {
   }
 
   /** What has ky try again after `ms` without weighing it: ky skips `shouldRetry` for it. */
-  #retry(ms: number): ForceRetryError {
+  #retry(ms: number, then = ''): ForceRetryError {
+    this.#logAttempt(then);
     return new ForceRetryError({ delay: ms });
   }
 
@@ -502,6 +513,9 @@ class Call {
     const delay = retryDelay(this.#retries + 1, headers);
     if (delay.tooLong) return undefined;
     this.#retries++;
+    this.#logAttempt(
+      `, then retry ${this.#retries} of ${this.#call.maxRetries} in ${Math.round(delay.ms)} ms`,
+    );
     await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
       { ...this.#attemptContext(), reason: delay.cause ?? reason, delayMs: delay.ms, error },
     ]);
@@ -573,7 +587,7 @@ class Call {
     }
     this.#target = { method, url: next.href };
     // The next attempt is sent to `#target` (Call#exchange): ky's own Request is not used.
-    throw this.#retry(0);
+    throw this.#retry(0, `, then the redirect to ${next.href}`);
   }
 
   /** Gives the current attempt's place in the rate-limit queue back, with what its answer said. */
@@ -649,6 +663,7 @@ class Call {
   #finalize(error: unknown): EmployeeRecognitionError {
     const failure = this.#failure(error);
     this.#final = failure;
+    this.#logAttempt(', final');
     return failure;
   }
 
@@ -658,14 +673,32 @@ class Call {
     }
   }
 
-  #logAttempt(response: Response, durationMs: number, text: string): void {
-    const { log } = this.#transport;
-    if (!log.enabled('debug')) return;
-    const requestId = response.headers.get(HEADER_REQUEST_ID);
+  /**
+   * Notes how the current attempt ended, its status or its failure (class and cause: a dropped
+   * connection, a timeout), for its debug line: logged with what follows it (#logAttempt), so
+   * that a failed attempt shows in the log as a successful one does (docs/getting-started.md).
+   */
+  #noteAttempt(ended: number | EmployeeRecognitionError, response?: Response, text?: string): void {
+    if (!this.#transport.log.enabled('debug')) return;
+    // The failure's message names the request already: `Connection error: GET …: socket hang up`.
+    const outcome =
+      typeof ended === 'number'
+        ? ended
+        : `${ended.name} (${ended.message.replace(`${this.#describe()}: `, '').replace(`${this.#describe()} `, '')})`;
+    const requestId = response?.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
-    log.debug(
-      `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
-    );
+    const received =
+      text === undefined ? '' : ` received ${truncate(redactSecrets(text, this.#credential))}`;
+    this.#outcome = [
+      `${this.#describe()} -> ${outcome} in ${Date.now() - this.#sentAt} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})`,
+      `${sent}${received}`,
+    ];
+  }
+
+  /** Logs the noted attempt at debug, with what follows it (`then`), once. */
+  #logAttempt(then: string): void {
+    if (this.#outcome) this.#transport.log.debug(this.#outcome.join(then));
+    this.#outcome = undefined;
   }
 
   #describe(): string {
