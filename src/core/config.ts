@@ -314,7 +314,11 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     );
   }
   if (typeof apiKey === 'string') {
-    checkCredential(apiKey, (message) => new ConfigurationError('apiKey', message));
+    checkCredential(
+      apiKey,
+      (message) => new ConfigurationError('apiKey', message),
+      options.apiKey === undefined ? `The API key in ${ENV_API_KEY}` : undefined,
+    );
     guardBrowser(apiKey, options.dangerouslyAllowBrowser);
   } else if (typeof apiKey !== 'function') {
     throw invalid('apiKey', 'must be a string or a function returning one');
@@ -438,17 +442,26 @@ export function resolveCallConfig(
 }
 
 /**
- * Rejects a credential that cannot be sent: empty, with characters a header cannot carry, or
- * shaped like an API key but malformed. The message never quotes the credential.
+ * Rejects a credential that cannot be sent: empty, with characters a header cannot carry (a
+ * `Bearer ` prefix named as such), or shaped like an API key but malformed. `what` names it
+ * (`The API key in RECOGNITION_API_KEY`). The message never quotes the credential.
  */
-export function checkCredential(credential: string, toError: (message: string) => Error): void {
+export function checkCredential(
+  credential: string,
+  toError: (message: string) => Error,
+  what = 'The API key',
+): void {
   // One printable ASCII character or more: nothing empty, no whitespace, control or non-ASCII.
   if (!/^[\x21-\x7e]+$/.test(credential)) {
-    throw toError('The API key is empty or contains whitespace, control or non-ASCII characters.');
+    throw toError(
+      /^bearer\s/i.test(credential)
+        ? `${what} starts with "Bearer ": pass the key alone, the SDK sends it as a Bearer credential.`
+        : `${what} is empty or contains whitespace, control or non-ASCII characters.`,
+    );
   }
   if (API_KEY_PREFIX_PATTERN.test(credential) && !API_KEY_PATTERN.test(credential)) {
     throw toError(
-      'The API key is malformed: it should be rk_live_ or rk_test_ followed by at least 24 letters or digits.',
+      `${what} is malformed: it should be rk_live_ or rk_test_ followed by at least 24 letters or digits.`,
     );
   }
 }
@@ -469,13 +482,23 @@ function guardBrowser(apiKey: string, allowed: boolean | undefined): void {
 
 /**
  * The service root without a trailing `/` or `/v1`: paths add `/v1/…` themselves. Messages never
- * quote the value: a swapped `apiKey` and `baseUrl` would otherwise print the key.
+ * quote the value: a swapped `apiKey` and `baseUrl` would otherwise print the key. Only a value
+ * shaped like `host:port`, which the URL parser reads as a scheme (`localhost:`), gets the URL it
+ * probably meant.
  */
 export function normalizeBaseUrl(baseUrl: string): string {
   if (typeof baseUrl !== 'string') {
     throw invalid('baseUrl', 'must be a string');
   }
   const trimmed = baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
+  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(trimmed)) {
+    const hostPort = /^(?:[a-z\d-]+(?:\.[a-z\d-]+)*|\[[\da-f:.]+\]):\d{1,5}$/i.exec(trimmed);
+    const scheme = /^(localhost|127\.|\[::1\])/i.test(trimmed) ? 'http' : 'https';
+    throw invalid(
+      'baseUrl',
+      `has no scheme: it must start with https:// or http://${hostPort ? `, such as ${scheme}://${trimmed}` : ''}`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(trimmed);
