@@ -314,11 +314,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     );
   }
   if (typeof apiKey === 'string') {
-    checkCredential(
-      apiKey,
-      (message) => new ConfigurationError('apiKey', message),
-      options.apiKey === undefined ? `The API key in ${ENV_API_KEY}` : undefined,
-    );
+    checkCredential(apiKey, (message) => new ConfigurationError('apiKey', message));
     guardBrowser(apiKey, options.dangerouslyAllowBrowser);
   } else if (typeof apiKey !== 'function') {
     throw invalid('apiKey', 'must be a string or a function returning one');
@@ -443,25 +439,21 @@ export function resolveCallConfig(
 
 /**
  * Rejects a credential that cannot be sent: empty, with characters a header cannot carry (a
- * `Bearer ` prefix named as such), or shaped like an API key but malformed. `what` names it
- * (`The API key in RECOGNITION_API_KEY`). The message never quotes the credential.
+ * `Bearer ` prefix named as such), or shaped like an API key but malformed. The message never
+ * quotes the credential.
  */
-export function checkCredential(
-  credential: string,
-  toError: (message: string) => Error,
-  what = 'The API key',
-): void {
+export function checkCredential(credential: string, toError: (message: string) => Error): void {
   // One printable ASCII character or more: nothing empty, no whitespace, control or non-ASCII.
   if (!/^[\x21-\x7e]+$/.test(credential)) {
     throw toError(
       /^bearer\s/i.test(credential)
-        ? `${what} starts with "Bearer ": pass the key alone, the SDK sends it as a Bearer credential.`
-        : `${what} is empty or contains whitespace, control or non-ASCII characters.`,
+        ? 'The API key starts with "Bearer ": pass the key without it.'
+        : 'The API key is empty or contains whitespace, control or non-ASCII characters.',
     );
   }
   if (API_KEY_PREFIX_PATTERN.test(credential) && !API_KEY_PATTERN.test(credential)) {
     throw toError(
-      `${what} is malformed: it should be rk_live_ or rk_test_ followed by at least 24 letters or digits.`,
+      'The API key is malformed: it should be rk_live_ or rk_test_ followed by at least 24 letters or digits.',
     );
   }
 }
@@ -491,22 +483,21 @@ export function normalizeBaseUrl(baseUrl: string): string {
     throw invalid('baseUrl', 'must be a string');
   }
   const trimmed = baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
-  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(trimmed)) {
-    const hostPort = /^(?:[a-z\d-]+(?:\.[a-z\d-]+)*|\[[\da-f:.]+\]):\d{1,5}$/i.exec(trimmed);
-    const scheme = /^(localhost|127\.|\[::1\])/i.test(trimmed) ? 'http' : 'https';
-    throw invalid(
-      'baseUrl',
-      `has no scheme: it must start with https:// or http://${hostPort ? `, such as ${scheme}://${trimmed}` : ''}`,
-    );
-  }
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(trimmed);
   } catch {
-    throw invalid('baseUrl', 'is not an absolute http(s) URL');
+    // Named below.
   }
-  if (!/^https?:$/.test(url.protocol)) {
-    throw invalid('baseUrl', 'must use http or https');
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    // Without `://`, `localhost:4010` parses with `localhost:` as its scheme: a `host:port` gets
+    // the URL it probably meant, and nothing else is quoted.
+    throw invalid(
+      'baseUrl',
+      trimmed.includes('://')
+        ? 'must be an absolute http(s) URL'
+        : `has no scheme: it must start with https:// or http://${/^[a-z\d.-]+:\d+$/i.test(trimmed) ? `, such as http://${trimmed}` : ''}`,
+    );
   }
   if (url.username + url.password !== '') {
     throw invalid(

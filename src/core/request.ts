@@ -485,7 +485,7 @@ class Call {
       // a second 401 is final.
       this.#refreshable = false;
       this.#refused = this.#credential;
-      throw this.#retry(0, ', then again at once with a fresh credential');
+      throw this.#retry(0);
     }
     const wait = await this.#retryWait(error, response.headers);
     if (wait === undefined) throw this.#finalize(error);
@@ -493,7 +493,7 @@ class Call {
   }
 
   /** What has ky try again after `ms` without weighing it: ky skips `shouldRetry` for it. */
-  #retry(ms: number, then = ''): ForceRetryError {
+  #retry(ms: number, then = ', then again at once'): ForceRetryError {
     this.#logAttempt(then);
     return new ForceRetryError({ delay: ms });
   }
@@ -587,7 +587,7 @@ class Call {
     }
     this.#target = { method, url: next.href };
     // The next attempt is sent to `#target` (Call#exchange): ky's own Request is not used.
-    throw this.#retry(0, `, then the redirect to ${next.href}`);
+    throw this.#retry(0);
   }
 
   /** Gives the current attempt's place in the rate-limit queue back, with what its answer said. */
@@ -680,11 +680,11 @@ class Call {
    */
   #noteAttempt(ended: number | EmployeeRecognitionError, response?: Response, text?: string): void {
     if (!this.#transport.log.enabled('debug')) return;
-    // The failure's message names the request already: `Connection error: GET …: socket hang up`.
+    // The failure's message names the request already: `Connection error: …: socket hang up`.
     const outcome =
       typeof ended === 'number'
         ? ended
-        : `${ended.name} (${ended.message.replace(`${this.#describe()}: `, '').replace(`${this.#describe()} `, '')})`;
+        : `${ended.name} (${ended.message.replace(this.#describe(), '…')})`;
     const requestId = response?.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
     const received =

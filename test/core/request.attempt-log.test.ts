@@ -41,7 +41,7 @@ it('logs an attempt whose connection dropped, its cause and the wait before the 
   const { error, lines, waits, url } = await getUser();
   expect(error).toBeUndefined();
   expect(lines).toEqual([
-    `debug [employee-recognition] GET ${url} -> ApiConnectionError (Connection error: fetch failed) in 0 ms (attempt 1), then retry 1 of 2 in ${waits[0]} ms`,
+    `debug [employee-recognition] GET ${url} -> ApiConnectionError (Connection error: …: fetch failed) in 0 ms (attempt 1), then retry 1 of 2 in ${waits[0]} ms`,
     expect.stringMatching(
       new RegExp(
         `^debug \\[employee-recognition\\] GET ${url} -> 200 in \\d+ ms \\(attempt 2, request id req_\\d+\\) received \\{`,
@@ -55,8 +55,8 @@ it('logs an attempt that timed out, and the last one as final', async () => {
   const { error, lines, waits, url } = await getUser({ timeout: 1000, maxRetries: 1 });
   expect(error).toMatchObject({ name: 'ApiTimeoutError' });
   expect(lines).toEqual([
-    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (timed out after 1000 ms.) in 1000 ms (attempt 1), then retry 1 of 1 in ${waits[0]} ms`,
-    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (timed out after 1000 ms.) in 1000 ms (attempt 2), final`,
+    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (… timed out after 1000 ms.) in 1000 ms (attempt 1), then retry 1 of 1 in ${waits[0]} ms`,
+    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (… timed out after 1000 ms.) in 1000 ms (attempt 2), final`,
   ]);
 });
 
