@@ -447,7 +447,7 @@ export function checkCredential(credential: string, toError: (message: string) =
   if (!/^[\x21-\x7e]+$/.test(credential)) {
     throw toError(
       /^bearer\s/i.test(credential)
-        ? 'The API key starts with "Bearer ": pass the key without it.'
+        ? 'Pass the API key without "Bearer ".'
         : 'The API key is empty or contains whitespace, control or non-ASCII characters.',
     );
   }
@@ -494,9 +494,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
     // the URL it probably meant, and nothing else is quoted.
     throw invalid(
       'baseUrl',
-      trimmed.includes('://')
-        ? 'must be an absolute http(s) URL'
-        : `has no scheme: it must start with https:// or http://${/^[a-z\d.-]+:\d+$/i.test(trimmed) ? `, such as http://${trimmed}` : ''}`,
+      `must start with https:// or http://${/^[a-z\d.-]+:\d+$/i.test(trimmed) ? `, such as http://${trimmed}` : ''}`,
     );
   }
   if (url.username + url.password !== '') {

@@ -204,8 +204,6 @@ class Call {
   #result: RawResponse | undefined;
   /** The error the SDK has already judged final: the attempt's catch must not weigh it again. */
   #final: unknown;
-  /** When the current attempt was sent, for its debug line. */
-  #sentAt = 0;
   /**
    * The current attempt's debug line, before and after what follows it (a retry and its wait, a
    * redirect, nothing): logged once that is decided ({@link Call.#logAttempt}).
@@ -323,7 +321,8 @@ class Call {
       // weighed here.
       if (error instanceof ForceRetryError || error === this.#final) throw error;
       const failure = this.#failure(error);
-      this.#noteAttempt(failure);
+      // In its own words, which name the request: `Connection error: GET …: other side closed`.
+      this.#noteAttempt(`${failure.name} (${failure.message})`);
       const wait = await this.#retryWait(failure, undefined);
       throw wait === undefined ? this.#finalize(failure) : this.#retry(wait);
     }
@@ -382,7 +381,7 @@ class Call {
   async #exchange(): Promise<{ response: Response; durationMs: number }> {
     const { timeout } = this.#call;
     const fetch = this.#transport.config.fetch ?? globalThis.fetch;
-    const started = (this.#sentAt = Date.now());
+    const started = Date.now();
     let response: Response;
     try {
       response = await untilLeft(this.#signal(), timeout, this.#target, '', async (signal) => {
@@ -452,7 +451,7 @@ class Call {
     }
     if (REDIRECTS.has(response.status) || response.type === 'opaqueredirect') {
       cancel(response);
-      this.#noteAttempt(response.status, response);
+      this.#noteAttempt(`${response.status} in ${durationMs} ms`, response);
       return this.#redirect(response);
     }
     // A failure to read the body is a connection failure, weighed by #beforeRequest.
@@ -462,7 +461,7 @@ class Call {
       timeout: this.#call.timeout,
       signal: this.#signal(),
     });
-    this.#noteAttempt(response.status, response, text);
+    this.#noteAttempt(`${response.status} in ${durationMs} ms`, response, text);
     if (response.ok) {
       this.#logAttempt('');
       this.#result = {
@@ -493,8 +492,8 @@ class Call {
   }
 
   /** What has ky try again after `ms` without weighing it: ky skips `shouldRetry` for it. */
-  #retry(ms: number, then = ', then again at once'): ForceRetryError {
-    this.#logAttempt(then);
+  #retry(ms: number): ForceRetryError {
+    this.#logAttempt(`, retry in ${Math.round(ms)} ms`);
     return new ForceRetryError({ delay: ms });
   }
 
@@ -513,9 +512,6 @@ class Call {
     const delay = retryDelay(this.#retries + 1, headers);
     if (delay.tooLong) return undefined;
     this.#retries++;
-    this.#logAttempt(
-      `, then retry ${this.#retries} of ${this.#call.maxRetries} in ${Math.round(delay.ms)} ms`,
-    );
     await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
       { ...this.#attemptContext(), reason: delay.cause ?? reason, delayMs: delay.ms, error },
     ]);
@@ -663,7 +659,7 @@ class Call {
   #finalize(error: unknown): EmployeeRecognitionError {
     const failure = this.#failure(error);
     this.#final = failure;
-    this.#logAttempt(', final');
+    this.#logAttempt(', no retry');
     return failure;
   }
 
@@ -678,19 +674,14 @@ class Call {
    * connection, a timeout), for its debug line: logged with what follows it (#logAttempt), so
    * that a failed attempt shows in the log as a successful one does (docs/getting-started.md).
    */
-  #noteAttempt(ended: number | EmployeeRecognitionError, response?: Response, text?: string): void {
+  #noteAttempt(outcome: string, response?: Response, text?: string): void {
     if (!this.#transport.log.enabled('debug')) return;
-    // The failure's message names the request already: `Connection error: …: socket hang up`.
-    const outcome =
-      typeof ended === 'number'
-        ? ended
-        : `${ended.name} (${ended.message.replace(this.#describe(), '…')})`;
     const requestId = response?.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
     const received =
       text === undefined ? '' : ` received ${truncate(redactSecrets(text, this.#credential))}`;
     this.#outcome = [
-      `${this.#describe()} -> ${outcome} in ${Date.now() - this.#sentAt} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})`,
+      `${this.#describe()} -> ${outcome} (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})`,
       `${sent}${received}`,
     ];
   }

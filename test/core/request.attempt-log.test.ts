@@ -41,7 +41,7 @@ it('logs an attempt whose connection dropped, its cause and the wait before the 
   const { error, lines, waits, url } = await getUser();
   expect(error).toBeUndefined();
   expect(lines).toEqual([
-    `debug [employee-recognition] GET ${url} -> ApiConnectionError (Connection error: …: fetch failed) in 0 ms (attempt 1), then retry 1 of 2 in ${waits[0]} ms`,
+    `debug [employee-recognition] GET ${url} -> ApiConnectionError (Connection error: GET ${url}: fetch failed) (attempt 1), retry in ${waits[0]} ms`,
     expect.stringMatching(
       new RegExp(
         `^debug \\[employee-recognition\\] GET ${url} -> 200 in \\d+ ms \\(attempt 2, request id req_\\d+\\) received \\{`,
@@ -50,13 +50,13 @@ it('logs an attempt whose connection dropped, its cause and the wait before the 
   ]);
 });
 
-it('logs an attempt that timed out, and the last one as final', async () => {
+it('logs an attempt that timed out, and the last one as not retried', async () => {
   api.faults.delayNext(`GET /v1/users/:id`, 60_000, { times: 2 });
   const { error, lines, waits, url } = await getUser({ timeout: 1000, maxRetries: 1 });
   expect(error).toMatchObject({ name: 'ApiTimeoutError' });
   expect(lines).toEqual([
-    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (… timed out after 1000 ms.) in 1000 ms (attempt 1), then retry 1 of 1 in ${waits[0]} ms`,
-    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (… timed out after 1000 ms.) in 1000 ms (attempt 2), final`,
+    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (GET ${url} timed out after 1000 ms.) (attempt 1), retry in ${waits[0]} ms`,
+    `debug [employee-recognition] GET ${url} -> ApiTimeoutError (GET ${url} timed out after 1000 ms.) (attempt 2), no retry`,
   ]);
 });
 
@@ -66,33 +66,33 @@ it('logs a 5xx attempt with its status, request id, body and the backoff that fo
   expect(waits).toHaveLength(1);
   expect(lines[0]).toMatch(
     new RegExp(
-      `^debug \\[employee-recognition\\] GET ${url} -> 503 in 0 ms \\(attempt 1, request id req_\\d+\\), then retry 1 of 2 in ${waits[0]} ms received \\{"error":\\{"code":"unavailable"`,
+      `^debug \\[employee-recognition\\] GET ${url} -> 503 in 0 ms \\(attempt 1, request id req_\\d+\\), retry in ${waits[0]} ms received \\{"error":\\{"code":"unavailable"`,
     ),
   );
   expect(lines[1]).toMatch(/ -> 200 in \d+ ms \(attempt 2, /);
   expect(lines).toHaveLength(2);
 });
 
-it('logs a 429 with the wait the service asked for, before the info line of that wait', async () => {
+it('logs a 429 with the wait the service asked for, after the info line of that wait', async () => {
   api.faults.failNext(`GET /v1/users/:id`, { status: 429, retryAfter: 3 });
   const { lines, url } = await getUser();
   expect(lines.slice(0, 2)).toEqual([
+    `info [employee-recognition] waiting 3 s (Retry-After) before retry 1 of 2 of GET ${url}`,
     expect.stringMatching(
       new RegExp(
-        `^debug \\[employee-recognition\\] GET ${url} -> 429 in 0 ms \\(attempt 1, request id req_\\d+\\), then retry 1 of 2 in 3000 ms received `,
+        `^debug \\[employee-recognition\\] GET ${url} -> 429 in 0 ms \\(attempt 1, request id req_\\d+\\), retry in 3000 ms received `,
       ),
     ),
-    `info [employee-recognition] waiting 3 s (Retry-After) before retry 1 of 2 of GET ${url}`,
   ]);
   expect(lines[2]).toMatch(/ -> 200 in \d+ ms \(attempt 2, /);
 });
 
-it('logs a final 4xx as final, and writes no attempt line below debug', async () => {
+it('logs a final 4xx as not retried, and writes no attempt line below debug', async () => {
   api.faults.failNext(`GET /v1/users/:id`, { status: 404 });
   const { error, lines } = await getUser();
   expect(error).toMatchObject({ status: 404 });
   expect(lines).toEqual([
-    expect.stringMatching(/ -> 404 in 0 ms \(attempt 1, .*\), final received /),
+    expect.stringMatching(/ -> 404 in 0 ms \(attempt 1, .*\), no retry received /),
   ]);
   api.faults.failNext(`GET /v1/users/:id`, { status: 503 });
   const quiet = await getUser({ logLevel: 'info' });
