@@ -10,24 +10,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, main } from '../../src/cli/index.js';
 import { ENV_API_KEY, ENV_BASE_URL } from '../../src/contract.js';
+import { captureOutput } from './output.js';
 
-let stdout: string;
-let stderr: string;
+let output: ReturnType<typeof captureOutput>;
 let fetch: ReturnType<typeof vi.fn>;
 let dir: string;
 
 beforeEach(() => {
-  stdout = '';
-  stderr = '';
   dir = mkdtempSync(join(tmpdir(), 'cli-usage-'));
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
+  output = captureOutput();
   fetch = vi.fn(() => Promise.reject(new Error('nothing may be sent')));
   vi.stubGlobal('fetch', fetch);
   vi.stubEnv(ENV_API_KEY, `rk_test_${'a'.repeat(32)}`);
@@ -62,9 +53,9 @@ function flags(help: string): Flag[] {
 
 /** Runs the tool and checks the usage error: exit 2, the message, the usage line, nothing sent. */
 async function expectUsageError(args: string[], message: string | RegExp) {
-  stdout = '';
-  stderr = '';
+  output.clear();
   const code = await main(args);
+  const [stdout, stderr] = [output.stdout(), output.stderr()];
   const [name] = args;
   const command = COMMANDS.find((each) => each.name === name)!;
   const [first, usage, pointer, ...rest] = stderr.split('\n');
@@ -173,7 +164,7 @@ describe('conflicting and misplaced flags, and arguments the SDK refuses', () =>
     );
     // No file was opened.
     expect(existsSync(join(dir, 'out.csv'))).toBe(false);
-    expect(stderr).not.toContain('request id');
+    expect(output.stderr()).not.toContain('request id');
   });
 
   it('api: a GET with a body', async () => {
@@ -185,7 +176,7 @@ describe('conflicting and misplaced flags, and arguments the SDK refuses', () =>
 
   it('an unknown command shows the tool’s usage line', async () => {
     expect(await main(['listen'])).toBe(2);
-    expect(stderr).toBe(
+    expect(output.stderr()).toBe(
       'employee-recognition: Unknown command "listen".\nUsage: employee-recognition <command> [options]\nSee employee-recognition --help.\n',
     );
   });

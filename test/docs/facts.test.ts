@@ -1,12 +1,12 @@
 // `npm run test:docs` checks the facts the docs state about the package (scripts/lib/doc-facts.mjs):
 // each kind fails on a doctored sentence of test/docs/fixtures/facts, and the real docs hold.
 // Sizes are read from dist/ and measured by size-limit: npm test builds first.
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkFacts, packageFacts } from '../../scripts/lib/doc-facts.mjs';
 import { COMMANDS } from '../../src/cli/index.js';
+import { runCheckDocs } from './run-check-docs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('fixtures/facts', import.meta.url));
@@ -22,14 +22,7 @@ describe('on doctored sentences', () => {
   let output: string;
   let exitCode: number;
   beforeAll(async () => {
-    ({ output, exitCode } = await new Promise<{ output: string; exitCode: number }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['scripts/check-docs.mjs', `--docs-root=${fixtures}`],
-        { cwd: root, timeout: 120_000 },
-        (error, stdout, stderr) => resolve({ output: stdout + stderr, exitCode: error ? 1 : 0 }),
-      );
-    }));
+    ({ output, exitCode } = await runCheckDocs(fixtures));
   }, 130_000);
 
   it('fails a dist/ file of another size', () => {
