@@ -205,8 +205,8 @@ class Call {
   /** The error the SDK has already judged final: the attempt's catch must not weigh it again. */
   #final: unknown;
   /**
-   * The current attempt's debug line, before and after what follows it (a retry and its wait, a
-   * redirect, nothing): logged once that is decided ({@link Call.#logAttempt}).
+   * The current attempt's debug line, in two parts around what follows the attempt (a retry and
+   * its wait, or no retry), which is decided after it: logged then ({@link Call.#logAttempt}).
    */
   #outcome: [string, string] | undefined;
 
