@@ -62,7 +62,7 @@ export default defineConfig([
   // The `employee-recognition` bin: Node only, one file outside `exports`, so no library import
   // reaches it. It loads the SDK through the package's own entries instead of bundling a copy.
   {
-    entry: { cli: 'src/cli/index.ts' },
+    entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     platform: 'node',
     target: 'node20',

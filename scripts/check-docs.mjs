@@ -20,6 +20,11 @@
 //                                           Imports the block makes itself are dropped from it.
 //     `declare const rawBody: string;` in a setup types a value without one; such a block is
 //     types-only.
+// Facts
+//   - The numbers and lists the docs give about the package (sizes of dist/ files and of the size
+//     budgets, the CLI's commands, the exported entries, the supported Node versions) are those
+//     of the repository: scripts/lib/doc-facts.mjs says how each is found and checked. Sizes are
+//     read from dist/, so `npm run build` comes first (npm test does so).
 // Links
 //   - A relative link (and an image) resolves to a file or folder inside the repository that git
 //     does not ignore; a `#fragment` names a heading of the target Markdown file (GitHub's slugs).
@@ -43,6 +48,7 @@ import {
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { checkFacts, packageFacts } from './lib/doc-facts.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUN_TIMEOUT_MS = 30_000;
@@ -373,9 +379,18 @@ async function checkDocs(docsRoot, tmp, typesOnly) {
   let passed = 0;
   const failures = [];
   const jobs = [];
+  // The facts are the repository's own, whichever docs are checked (test/docs/ checks fixtures).
+  const facts = packageFacts(root);
   for (const file of docsFiles(docsRoot)) {
     const name = relative(docsRoot, file);
     const markdown = readFileSync(file, 'utf8');
+    try {
+      const { problems, held } = checkFacts(file, markdown, facts);
+      passed += held;
+      for (const { line, message } of problems) failures.push(`${name}:${line}: ${message}`);
+    } catch (error) {
+      failures.push(`${name}: the facts could not be checked: ${error.message}`);
+    }
     for (const { line, target } of extractLinks(markdown)) {
       const problem = checkLink(file, target, docsRoot);
       if (problem) failures.push(`${name}:${line}: link ${problem}`);

@@ -16,18 +16,38 @@ export interface Command {
 /** Exit codes: 2 is the shell convention for bad usage, 130 for an interrupt (128 + SIGINT). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
-/** Bad arguments: the message is shown with a pointer to `--help`, exit code 2. */
+/**
+ * Bad arguments: {@link runCommand} shows the message, the command's usage line and a pointer
+ * to `--help`, and exits 2 (docs/cli.md). Nothing has been sent when one is thrown.
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/**
+ * An option as `util.parseArgs` takes it, and what {@link parseCommandArgs} checks beyond it:
+ * `conflicts` names the options it cannot be given with.
+ */
+type CommandOption = NonNullable<ParseArgsConfig['options']>[string] & {
+  conflicts?: readonly string[];
+};
+
+type Options = Record<string, CommandOption>;
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
 
 /**
- * `util.parseArgs`, strict, with `-h/--help` added; its errors become {@link UsageError}s.
- * Returns undefined when help was asked for (and printed).
+ * Options that take a URL, by name: `--url`, `--base-url`, `--deprecation-link`… Their value must
+ * be an absolute http(s) URL, scheme included, in every command, present and future.
+ */
+const URL_OPTION = /(^|-)(url|link)$/;
+
+/**
+ * `util.parseArgs`, strict, with `-h/--help` added, and the checks every command gets: an
+ * unknown option, an option without its value (or an empty one), a single-value option given
+ * twice, two options that conflict, a URL option whose value is no absolute http(s) URL. Each is
+ * a {@link UsageError} that names the mistake. Returns undefined when help was asked for (and
+ * printed).
  */
 export function parseCommandArgs<const O extends Options>(
   command: Pick<Command, 'help'>,
@@ -41,15 +61,82 @@ export function parseCommandArgs<const O extends Options>(
       options: { ...options, ...HELP_OPTION },
       strict: true,
       allowPositionals: true,
+      tokens: true,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseError(error));
   }
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(`${command.help}\n`);
     return undefined;
   }
+  const given = new Map<string, number>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const { name, value } = token;
+    const option = options[name]!;
+    given.set(name, (given.get(name) ?? 0) + 1);
+    if (option.type !== 'string') continue;
+    if (value === '' || value === undefined) throw new UsageError(`--${name} needs a value.`);
+    if (!option.multiple && given.get(name)! > 1) {
+      throw new UsageError(`--${name} is given twice: give it once.`);
+    }
+    if (URL_OPTION.test(name)) checkUrl(name, value);
+  }
+  for (const [name, option] of Object.entries(options)) {
+    const other = option.conflicts?.find((each) => given.has(each));
+    if (given.has(name) && other !== undefined) {
+      throw new UsageError(`--${name} and --${other} cannot be given together: give one of them.`);
+    }
+  }
   return parsed;
+}
+
+/** `util.parseArgs`'s error in a line that names the option. */
+function parseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  const code = (error as { code?: unknown }).code;
+  if (option === undefined) return message;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option '${option}'.`;
+  if (/argument missing|ambiguous/.test(message)) return `${option} needs a value.`;
+  if (/does not take an argument/.test(message)) return `${option} takes no value.`;
+  return message;
+}
+
+/** A URL option's value: an absolute http(s) URL, else a message that says what is missing. */
+function checkUrl(name: string, value: string): void {
+  // `localhost:4010` parses, with `localhost:` as its scheme: only `scheme://` counts as one.
+  const scheme = /^([a-z][a-z\d+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    throw new UsageError(
+      `--${name} needs an absolute URL, with its scheme: such as https://${value.replace(/^\/+/, '')}, not "${value}".`,
+    );
+  }
+  if (!URL.canParse(value)) throw new UsageError(`--${name} is not a URL: "${value}".`);
+  if (scheme !== 'http' && scheme !== 'https') {
+    throw new UsageError(`--${name} must be an http or https URL, not ${scheme}:.`);
+  }
+}
+
+/**
+ * Runs a command to its exit code. A {@link UsageError} is written to stderr with the command's
+ * usage line (the first line of its help) and where its help is, and gives exit code 2; every
+ * other failure is the command's to report (exit code 1), or a bug.
+ */
+export async function runCommand(
+  command: Pick<Command, 'name' | 'help' | 'run'>,
+  args: string[],
+): Promise<number> {
+  try {
+    return await command.run(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const tool = command.name ? `employee-recognition ${command.name}` : 'employee-recognition';
+    const usage = command.help.split('\n', 1)[0];
+    process.stderr.write(`${tool}: ${error.message}\n${usage}\nSee ${tool} --help.\n`);
+    return EXIT.usage;
+  }
 }
 
 /** A whole number from `min` to `max` given as option `--name`, or undefined when absent. */
@@ -126,9 +213,17 @@ export function describe(error: unknown): string {
 /**
  * Writes an SDK error to stderr: for an answer of the API its status, code, message, request id
  * and field details; for the rest (connection, timeout, configuration) its name and message.
- * Anything that is not an SDK error is rethrown.
+ * Exit code 1. An argument the SDK refused before sending (a local 400 or 422) is thrown as a
+ * {@link UsageError} (exit code 2); anything that is not an SDK error is rethrown.
  */
 export function reportError(error: unknown): number {
+  // The SDK refused an argument before sending (a range, a body): bad usage, not a failed call.
+  if (error instanceof ApiError && error.local && (error.status === 400 || error.status === 422)) {
+    const details = (error.details ?? [])
+      .map((detail) => `${detail.field}: ${detail.message}`)
+      .filter((line) => !error.message.includes(line));
+    throw new UsageError([error.message, ...details].join('\n  '));
+  }
   if (error instanceof ApiError) {
     const lines = [
       `${error.name}: ${printable(error.message)}`,

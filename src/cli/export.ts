@@ -84,29 +84,37 @@ JSON Lines keeps every field the service sends.`,
       return reportError(error);
     }
 
-    const out = values.out === undefined ? process.stdout : createWriteStream(values.out);
+    // Opened with the first page: a range the SDK refuses leaves no file and prints nothing.
+    let out: NodeJS.WritableStream | undefined;
     // A closed pipe (`| head`) ends the export quietly; any other write error is reported.
     let writeError: Error | undefined;
-    out.on('error', (error) => {
-      writeError = error;
-      interrupt.abort();
-    });
+    const open = () => {
+      out = values.out === undefined ? process.stdout : createWriteStream(values.out);
+      out.on('error', (error: Error) => {
+        writeError = error;
+        interrupt.abort();
+      });
+      return out;
+    };
     const emit = async (text: string) => {
-      if (!out.write(text)) await once(out, 'drain', { signal: interrupt.signal }).catch(() => {});
+      const stream = out ?? open();
+      if (!stream.write(text)) {
+        await once(stream, 'drain', { signal: interrupt.signal }).catch(() => {});
+      }
     };
 
     let records = 0;
     let pages = 0;
     let code: number = EXIT.ok;
     try {
-      if (format === 'csv')
-        await emit(CSV_COLUMNS.map(([name]) => csvField(name)).join(',') + '\r\n');
       const list = client.recognitions.list(
         { from: values.from, to: values.to, limit: PAGE_SIZE },
         { signal: interrupt.signal },
       );
       for await (const page of list.pages()) {
-        pages++;
+        if (pages++ === 0 && format === 'csv') {
+          await emit(CSV_COLUMNS.map(([name]) => csvField(name)).join(',') + '\r\n');
+        }
         for (const recognition of page.data) {
           // Each record is one write, so the output ends on a whole record whenever it stops.
           await emit(write(recognition));
@@ -116,11 +124,14 @@ JSON Lines keeps every field the service sends.`,
         progress?.update(records, pages);
         if (interrupt.signal.aborted) break;
       }
+      // An export of nothing still writes its (empty) file.
+      if (!out) open();
     } catch (error) {
       if (!interrupt.signal.aborted) code = reportError(error);
     } finally {
       process.off('SIGINT', onSigint);
-      if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
+      if (out && out !== process.stdout)
+        await new Promise<void>((resolve) => out!.end(() => resolve()));
     }
     progress?.done();
     if (writeError && (writeError as NodeJS.ErrnoException).code !== 'EPIPE') {
@@ -138,9 +149,13 @@ JSON Lines keeps every field the service sends.`,
 };
 
 function chooseFormat(format: string | undefined, out: string | undefined): Format {
-  if (format === undefined) return out?.toLowerCase().endsWith('.jsonl') ? 'jsonl' : 'csv';
+  const extension = FORMATS.find((each) => out?.toLowerCase().endsWith(`.${each}`));
+  if (format === undefined) return extension ?? 'csv';
   if (!FORMATS.includes(format as Format)) {
     throw new UsageError(`--format must be ${FORMATS.join(' or ')}, not "${format}".`);
+  }
+  if (extension !== undefined && extension !== format) {
+    throw new UsageError(`--format ${format} and --out ${out} disagree: change one of them.`);
   }
   return format as Format;
 }

@@ -1,18 +1,19 @@
-#!/usr/bin/env node
 /**
- * The `employee-recognition` command of the package: `npx @employee-recognition/sdk <command>`.
- * It loads the SDK through the package's own entries, as any consumer does, so the client is
- * not bundled twice; nothing of it is reachable from those entries.
+ * The `employee-recognition` command of the package: `npx @employee-recognition/sdk <command>`
+ * (its bin, bin.ts, runs {@link main}). It loads the SDK through the package's own entries, as
+ * any consumer does, so the client is not bundled twice; nothing of it is reachable from those
+ * entries.
  */
 import { VERSION } from '@employee-recognition/sdk';
 import { api } from './api.js';
-import { type Command, EXIT, UsageError } from './command.js';
+import { type Command, EXIT, runCommand, UsageError } from './command.js';
 import { exportCommand } from './export.js';
 import { mock } from './mock.js';
 import { trigger } from './trigger.js';
 import { webhooks } from './webhooks.js';
 
-const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks];
+/** The commands, in the order of `--help`: what docs/cli.md must list (scripts/check-docs.mjs). */
+export const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks];
 
 const HELP = `Usage: employee-recognition <command> [options]
 
@@ -27,7 +28,8 @@ Options:
 
 Run employee-recognition <command> --help for a command's options.`;
 
-async function main(args: string[]): Promise<number> {
+/** The tool run with `args` (the command line without `node` and the script): its exit code. */
+export async function main(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${HELP}\n`);
@@ -38,28 +40,13 @@ async function main(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const command = COMMANDS.find((each) => each.name === name);
-  try {
-    if (!command) throw new UsageError(`Unknown command "${name}".`);
-    return await command.run(rest);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    const help = command
-      ? `employee-recognition ${command.name} --help`
-      : 'employee-recognition --help';
-    process.stderr.write(`employee-recognition: ${error.message}\nSee ${help}.\n`);
-    return EXIT.usage;
-  }
+  if (command) return runCommand(command, rest);
+  return runCommand(
+    {
+      name: '',
+      help: HELP,
+      run: () => Promise.reject(new UsageError(`Unknown command "${name}".`)),
+    },
+    rest,
+  );
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // A bug of the CLI: the stack helps whoever reports it.
-    process.stderr.write(
-      `employee-recognition: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
-    process.exitCode = EXIT.failure;
-  },
-);

@@ -127,9 +127,6 @@ function deprecationOption(
   if (sunset !== undefined && Number.isNaN(Date.parse(sunset))) {
     throw new UsageError(`--sunset must be a date, such as 2027-06-30, not "${sunset}".`);
   }
-  if (link !== undefined && !URL.canParse(link)) {
-    throw new UsageError(`--deprecation-link must be a URL, not "${link}".`);
-  }
   const deprecations: Partial<
     Record<OperationName, { sunsetAt?: string; deprecationLink?: string }>
   > = {};

@@ -22,6 +22,12 @@ import {
 } from './command.js';
 
 const SUBCOMMANDS = ['sync', 'list', 'rotate'] as const;
+/** The options each subcommand takes (its help says so); any other is named as a mistake. */
+const SUBCOMMAND_OPTIONS: Record<(typeof SUBCOMMANDS)[number], readonly string[]> = {
+  sync: ['url', 'events', 'receiver', 'description', 'secret-file', 'recover-secret', 'dry-run'],
+  list: ['json'],
+  rotate: ['url', 'secret-file', 'dry-run'],
+};
 
 /** `employee-recognition webhooks`: the service's webhook subscriptions, kept as code. */
 export const webhooks: Command = {
@@ -66,7 +72,7 @@ Options:
   async run(args) {
     const parsed = parseCommandArgs(this, args, {
       url: { type: 'string' },
-      events: { type: 'string', multiple: true },
+      events: { type: 'string', multiple: true, conflicts: ['receiver'] },
       receiver: { type: 'string' },
       description: { type: 'string' },
       'secret-file': { type: 'string' },
@@ -89,8 +95,16 @@ Options:
     if (subcommand === 'rotate' && rotateStep !== 'start' && rotateStep !== 'finish') {
       throw new UsageError('Say which step: webhooks rotate start, or webhooks rotate finish.');
     }
-    if (values.json && subcommand !== 'list') {
-      throw new UsageError('--json goes with webhooks list only.');
+    for (const name of Object.keys(values)) {
+      if (
+        name === 'base-url' ||
+        SUBCOMMAND_OPTIONS[subcommand as (typeof SUBCOMMANDS)[number]].includes(name)
+      )
+        continue;
+      const takers = SUBCOMMANDS.filter((each) => SUBCOMMAND_OPTIONS[each].includes(name));
+      throw new UsageError(
+        `--${name} goes with webhooks ${takers.join(' or webhooks ')}, not webhooks ${subcommand}.`,
+      );
     }
     if (subcommand !== 'list' && values.url === undefined) {
       throw new UsageError('--url is required: the URL the webhook delivers to.');
@@ -185,7 +199,8 @@ async function eventsReceiver(
   events: string[] | undefined,
   module: string | undefined,
 ): Promise<Pick<WebhookReceiver, 'events'>> {
-  if ((events === undefined) === (module === undefined)) {
+  // Both at once is refused by parseCommandArgs (`conflicts`).
+  if (events === undefined && module === undefined) {
     throw new UsageError('Give the events with --events, or a receiver module with --receiver.');
   }
   if (module !== undefined) return loadReceiver(module);
@@ -223,7 +238,11 @@ async function loadReceiver(path: string): Promise<Pick<WebhookReceiver, 'events
       `--receiver: ${path} exports ${receivers.length ? 'several receivers; name one `receiver`' : 'no receiver of this SDK version (createWebhookReceiver)'}.`,
     );
   }
-  return chosen[1] as Pick<WebhookReceiver, 'events'>;
+  const receiver = chosen[1] as Pick<WebhookReceiver, 'events'>;
+  if (receiver.events.length === 0) {
+    throw new UsageError(`--receiver: the receiver of ${path} has no handlers (on, onAny).`);
+  }
+  return receiver;
 }
 
 function isReceiver(value: unknown): boolean {

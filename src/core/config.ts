@@ -438,13 +438,18 @@ export function resolveCallConfig(
 }
 
 /**
- * Rejects a credential that cannot be sent: empty, with characters a header cannot carry, or
- * shaped like an API key but malformed. The message never quotes the credential.
+ * Rejects a credential that cannot be sent: empty, with characters a header cannot carry (a
+ * `Bearer ` prefix named as such), or shaped like an API key but malformed. The message never
+ * quotes the credential.
  */
 export function checkCredential(credential: string, toError: (message: string) => Error): void {
   // One printable ASCII character or more: nothing empty, no whitespace, control or non-ASCII.
   if (!/^[\x21-\x7e]+$/.test(credential)) {
-    throw toError('The API key is empty or contains whitespace, control or non-ASCII characters.');
+    throw toError(
+      /^bearer\s/i.test(credential)
+        ? 'Pass the API key without "Bearer ".'
+        : 'The API key is empty or contains whitespace, control or non-ASCII characters.',
+    );
   }
   if (API_KEY_PREFIX_PATTERN.test(credential) && !API_KEY_PATTERN.test(credential)) {
     throw toError(
@@ -469,21 +474,28 @@ function guardBrowser(apiKey: string, allowed: boolean | undefined): void {
 
 /**
  * The service root without a trailing `/` or `/v1`: paths add `/v1/…` themselves. Messages never
- * quote the value: a swapped `apiKey` and `baseUrl` would otherwise print the key.
+ * quote the value: a swapped `apiKey` and `baseUrl` would otherwise print the key. Only a value
+ * shaped like `host:port`, which the URL parser reads as a scheme (`localhost:`), gets the URL it
+ * probably meant.
  */
 export function normalizeBaseUrl(baseUrl: string): string {
   if (typeof baseUrl !== 'string') {
     throw invalid('baseUrl', 'must be a string');
   }
   const trimmed = baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(trimmed);
   } catch {
-    throw invalid('baseUrl', 'is not an absolute http(s) URL');
+    // Named below.
   }
-  if (!/^https?:$/.test(url.protocol)) {
-    throw invalid('baseUrl', 'must use http or https');
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    // Without `://`, `localhost:4010` parses with `localhost:` as its scheme: a `host:port` gets
+    // the URL it probably meant, and nothing else is quoted.
+    throw invalid(
+      'baseUrl',
+      `must start with https:// or http://${/^[a-z\d.-]+:\d+$/i.test(trimmed) ? `, such as http://${trimmed}` : ''}`,
+    );
   }
   if (url.username + url.password !== '') {
     throw invalid(

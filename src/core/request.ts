@@ -205,6 +205,11 @@ class Call {
   #result: RawResponse | undefined;
   /** The error the SDK has already judged final: the attempt's catch must not weigh it again. */
   #final: unknown;
+  /**
+   * The current attempt's debug line, in two parts around what follows the attempt (a retry and
+   * its wait, or no retry), which is decided after it: logged then ({@link Call.#logAttempt}).
+   */
+  #outcome: [string, string] | undefined;
 
   constructor(
     transport: Transport,
@@ -317,6 +322,8 @@ class Call {
       // weighed here.
       if (error instanceof ForceRetryError || error === this.#final) throw error;
       const failure = this.#failure(error);
+      // In its own words, which name the request: `Connection error: GET …: other side closed`.
+      this.#noteAttempt(`${failure.name} (${failure.message})`);
       const wait = await this.#retryWait(failure, undefined);
       throw wait === undefined ? this.#finalize(failure) : this.#retry(wait);
     }
@@ -459,6 +466,7 @@ class Call {
     }
     if (REDIRECTS.has(response.status) || response.type === 'opaqueredirect') {
       cancel(response);
+      this.#noteAttempt(`${response.status} in ${durationMs} ms`, response);
       return this.#redirect(response);
     }
     // A failure to read the body is a connection failure, weighed by #beforeRequest.
@@ -468,8 +476,9 @@ class Call {
       timeout: this.#call.timeout,
       signal: this.#signal(),
     });
-    this.#logAttempt(response, durationMs, text);
+    this.#noteAttempt(`${response.status} in ${durationMs} ms`, response, text);
     if (response.ok) {
+      this.#logAttempt('');
       const credential = this.#credential;
       this.#result = {
         response,
@@ -501,6 +510,7 @@ class Call {
 
   /** What has ky try again after `ms` without weighing it: ky skips `shouldRetry` for it. */
   #retry(ms: number): ForceRetryError {
+    this.#logAttempt(`, retry in ${Math.round(ms)} ms`);
     return new ForceRetryError({ delay: ms });
   }
 
@@ -666,6 +676,7 @@ class Call {
   #finalize(error: unknown): EmployeeRecognitionError {
     const failure = this.#failure(error);
     this.#final = failure;
+    this.#logAttempt(', no retry');
     return failure;
   }
 
@@ -675,17 +686,29 @@ class Call {
     }
   }
 
-  #logAttempt(response: Response, durationMs: number, text: string): void {
-    const { log } = this.#transport;
-    if (!log.enabled('debug')) return;
-    const requestId = response.headers.get(HEADER_REQUEST_ID);
+  /**
+   * Notes how the current attempt ended, its status or its failure (class and cause: a dropped
+   * connection, a timeout), for its debug line: logged with what follows it (#logAttempt), so
+   * that a failed attempt shows in the log as a successful one does (docs/getting-started.md).
+   */
+  #noteAttempt(outcome: string, response?: Response, text?: string): void {
+    if (!this.#transport.log.enabled('debug')) return;
+    const requestId = response?.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
-    log.debug(
-      redactSecrets(
-        `${this.#describe()} -> ${response.status} in ${durationMs} ms (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})${sent} received ${truncate(redactSecrets(text, this.#credential))}`,
-        this.#credential,
-      ),
-    );
+    const received =
+      text === undefined ? '' : ` received ${truncate(redactSecrets(text, this.#credential))}`;
+    this.#outcome = [
+      `${this.#describe()} -> ${outcome} (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})`,
+      `${sent}${received}`,
+    ];
+  }
+
+  /** Logs the noted attempt at debug, with what follows it (`then`), once. */
+  #logAttempt(then: string): void {
+    if (this.#outcome) {
+      this.#transport.log.debug(redactSecrets(this.#outcome.join(then), this.#credential));
+    }
+    this.#outcome = undefined;
   }
 
   #describe(): string {

@@ -11,6 +11,7 @@
  * as the epoch) or after the year 9999.
  */
 import { HEADER_DEPRECATION, HEADER_LINK, HEADER_SUNSET } from '../contract.js';
+import { DOCS_URL } from '../version.js';
 
 /**
  * The service's notice that an operation is deprecated or will stop answering, read from the
@@ -112,7 +113,7 @@ export function warnOnce(
   warned.add(operation);
   const link = (notice.deprecationLink ?? notice.sunsetLink)?.split(/[?#]/)[0]!.slice(0, 200);
   warn(
-    `${operation} is ${notice.deprecated ? 'deprecated' : 'to be retired'} by the service (deprecation date ${isoDate(notice.deprecatedAt)}, sunset ${isoDate(notice.sunsetAt)}${link ? `, details ${link}` : ''}): move off it before the sunset, see docs/errors-and-retries.md`,
+    `${operation} is ${notice.deprecated ? 'deprecated' : 'to be retired'} by the service (deprecation date ${isoDate(notice.deprecatedAt)}, sunset ${isoDate(notice.sunsetAt)}${link ? `, details ${link}` : ''}): move off it before the sunset, see ${DOCS_URL}errors-and-retries.md#deprecation-notices`,
   );
 }
 

@@ -146,13 +146,15 @@ describe('employee-recognition export recognitions', () => {
     }
   });
 
-  it('reports a range the SDK refuses before sending, with exit 1', async () => {
+  it('reports a range the SDK refuses before sending as bad usage, exit 2, writing nothing', async () => {
     const sent = server.api.requests.length;
     const result = await cli.run(['export', 'recognitions', '--from', 'last tuesday'], { env });
-    expect(result.code).toBe(1);
-    // The SDK's own check of the range, as typed as an answer of the service.
-    expect(result.stderr).toMatch(/^\w+Error: .*from.*\n +status: +4\d\d\n/);
-    expect(result.stderr).toContain('request id: (none: raised before sending)');
+    expect(result.code).toBe(2);
+    // The SDK's own check of the range, with the command's usage line.
+    expect(result.stderr).toMatch(
+      /^employee-recognition export: from: .*\nUsage: employee-recognition export recognitions/,
+    );
+    expect(result.stdout).toBe('');
     expect(server.api.requests).toHaveLength(sent);
   });
 

@@ -46,11 +46,12 @@ describe('employee-recognition', () => {
     const unknown = await cli.run(['listen']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'employee-recognition: Unknown command "listen".\nSee employee-recognition --help.\n',
+      'employee-recognition: Unknown command "listen".\nUsage: employee-recognition <command> [options]\nSee employee-recognition --help.\n',
     );
     const option = await cli.run(['mock', '--prot', '4010']);
     expect(option.code).toBe(2);
-    expect(option.stderr).toContain("Unknown option '--prot'");
-    expect(option.stderr).toContain('See employee-recognition mock --help.');
+    expect(option.stderr).toBe(
+      "employee-recognition mock: Unknown option '--prot'.\nUsage: employee-recognition mock [options]\nSee employee-recognition mock --help.\n",
+    );
   });
 });

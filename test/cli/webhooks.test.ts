@@ -420,7 +420,7 @@ describe('webhooks list', () => {
 
   it('--json with another subcommand is a usage error', async () => {
     await expect(run('sync', '--url', URL_, '--events', '*', '--json')).rejects.toThrow(
-      /--json goes with webhooks list only/,
+      /--json goes with webhooks list, not webhooks (sync|rotate)\./,
     );
   });
 });

@@ -84,6 +84,49 @@ describe('resolveConfig', () => {
   });
 });
 
+describe('messages that point the right way', () => {
+  const message = (options: Parameters<typeof resolveConfig>[0]) =>
+    configError(() => resolveConfig({ apiKey: TEST_API_KEY, ...options })).message;
+
+  it.each([
+    ['localhost:4010', 'http://localhost:4010'],
+    ['127.0.0.1:4010', 'http://127.0.0.1:4010'],
+    ['api.example.com:8443', 'http://api.example.com:8443'],
+  ])('says a host:port baseUrl (%s) lacks its scheme, and suggests %s', (baseUrl, meant) => {
+    expect(message({ baseUrl })).toBe(
+      `\`baseUrl\` must start with https:// or http://, such as ${meant}.`,
+    );
+  });
+
+  it.each([
+    'api.example.com/v1',
+    'api.example.com',
+    TEST_API_KEY,
+    `${TEST_API_KEY}:1234`,
+    'sk-secret:with:colons',
+    'localhost:4010/api',
+  ])('says %j lacks its scheme without quoting it', (baseUrl) => {
+    const text = message({ baseUrl });
+    expect(text).toBe('`baseUrl` must start with https:// or http://.');
+    expect(message({ baseUrl: 'ftp://files.test' })).toBe(
+      '`baseUrl` must start with https:// or http://.',
+    );
+    expect(text).not.toContain(baseUrl);
+  });
+
+  it('names a Bearer prefix on apiKey, and on RECOGNITION_API_KEY, without quoting the key', () => {
+    const key = `Bearer ${TEST_API_KEY}`;
+    expect(message({ apiKey: key })).toBe('Pass the API key without "Bearer ".');
+    expect(message({ apiKey: `bearer  ${TEST_API_KEY}` })).toMatch(
+      /^Pass the API key without "Bearer "/,
+    );
+    vi.stubEnv('RECOGNITION_API_KEY', key);
+    const fromEnv = configError(() => resolveConfig({})).message;
+    expect(fromEnv).toBe('Pass the API key without "Bearer ".');
+    expect(fromEnv).not.toContain(TEST_API_KEY);
+  });
+});
+
 describe('normalizeBaseUrl', () => {
   it.each([
     ['https://api.test', 'https://api.test'],

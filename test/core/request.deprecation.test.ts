@@ -75,7 +75,7 @@ describe('deprecation notices', () => {
     for (let call = 0; call < 5; call++) await client.users.get(userId);
     await client.users.list();
     expect(lines).toEqual([
-      `[employee-recognition] users.get is deprecated by the service (deprecation date 2026-11-01T00:00:00Z, sunset 2027-06-30T00:00:00Z, details ${LINK}): move off it before the sunset, see docs/errors-and-retries.md`,
+      `[employee-recognition] users.get is deprecated by the service (deprecation date 2026-11-01T00:00:00Z, sunset 2027-06-30T00:00:00Z, details ${LINK}): move off it before the sunset, see https://github.com/employee-recognition/sdk-typescript/blob/main/docs/errors-and-retries.md#deprecation-notices`,
     ]);
   });
 

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
+import { runCheckDocs } from './run-check-docs.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('fixtures', import.meta.url));
 const readme = readFileSync(`${fixtures}/README.md`, 'utf8').split('\n');
 const guide = readFileSync(`${fixtures}/docs/guide.md`, 'utf8').split('\n');
@@ -21,14 +20,7 @@ const fenceAbove = (lines: string[], text: string) => {
 let output: string;
 let exitCode: number;
 beforeAll(async () => {
-  ({ output, exitCode } = await new Promise<{ output: string; exitCode: number }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['scripts/check-docs.mjs', `--docs-root=${fixtures}`],
-      { cwd: root, timeout: 120_000 },
-      (error, stdout, stderr) => resolve({ output: stdout + stderr, exitCode: error ? 1 : 0 }),
-    );
-  }));
+  ({ output, exitCode } = await runCheckDocs(fixtures));
 }, 130_000);
 
 it('runs a block against a fresh mock server, with its setup and imports merged', () => {

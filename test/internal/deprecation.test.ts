@@ -375,13 +375,13 @@ describe('warnOnce', () => {
         deprecationLink: 'https://docs.example/users-get?token=abc#top',
       }),
     ).toBe(
-      'users.get is deprecated by the service (deprecation date 2026-01-01T00:00:00Z, sunset 2027-06-30T00:00:00Z, details https://docs.example/users-get): move off it before the sunset, see docs/errors-and-retries.md',
+      'users.get is deprecated by the service (deprecation date 2026-01-01T00:00:00Z, sunset 2027-06-30T00:00:00Z, details https://docs.example/users-get): move off it before the sunset, see https://github.com/employee-recognition/sdk-typescript/blob/main/docs/errors-and-retries.md#deprecation-notices',
     );
   });
 
   it('says when a date was not given, and names a sunset-only notice as a retirement', () => {
     expect(warning('GET /v1/things', { deprecated: true })).toBe(
-      'GET /v1/things is deprecated by the service (deprecation date not given, sunset not given): move off it before the sunset, see docs/errors-and-retries.md',
+      'GET /v1/things is deprecated by the service (deprecation date not given, sunset not given): move off it before the sunset, see https://github.com/employee-recognition/sdk-typescript/blob/main/docs/errors-and-retries.md#deprecation-notices',
     );
     expect(
       warning('users.list', {

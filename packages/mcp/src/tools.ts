@@ -11,6 +11,8 @@ import {
   type WebhookUpdateParams,
 } from '@employee-recognition/sdk';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import specs from './tools.json';
 
 /** A tool's arguments as the client sent them: checked by {@link checkArguments}, then the SDK. */
@@ -27,8 +29,8 @@ type Call = (
 ) => Promise<Structured>;
 
 /**
- * The SDK method behind each tool, one line each. Arguments go to the SDK as given: its own
- * checks refuse a bad one, naming the field, before any request.
+ * The SDK method behind each tool, one line each. Arguments reach the SDK once they match the
+ * tool's input schema ({@link checkArguments}); the SDK's own checks come after.
  */
 const CALLS: Record<string, Call> = {
   recognitions_list: page((client, params, options) => client.recognitions.list(params, options)),
@@ -184,6 +186,8 @@ export const TOOLS: readonly Tool[] = specs.map((spec) => {
     Tool,
     'inputSchema' | 'outputSchema'
   >;
+  // Compiled on the tool's first call: a server offers 18 tools, a session calls a few.
+  let validate: ReturnType<AjvJsonSchemaValidator['getValidator']> | undefined;
   return {
     name: spec.name,
     resource: spec.resource,
@@ -195,14 +199,44 @@ export const TOOLS: readonly Tool[] = specs.map((spec) => {
     annotations: { title: spec.title, ...ANNOTATIONS[spec.access as keyof typeof ANNOTATIONS] },
     call: (client, args, options) => {
       checkArguments(inputSchema, args);
+      validate ??= schemaValidator().getValidator(inputSchema as JsonSchemaType);
+      const result = validate(args);
+      if (!result.valid) throw invalidArguments(schemaDetails(result.errorMessage ?? ''));
       return call(client, args, options, spec.name);
     },
   };
 });
 
+/** The MCP SDK's JSON Schema validator (Ajv, formats such as `uuid` included), made on first use. */
+let validator: AjvJsonSchemaValidator | undefined;
+function schemaValidator(): AjvJsonSchemaValidator {
+  return (validator ??= new AjvJsonSchemaValidator());
+}
+
 /**
- * What the SDK cannot see: an argument the tool does not take (a method taking an id alone
- * ignores the rest) and a missing required one. Everything else, types and bounds, is the SDK's.
+ * Ajv's errors (`data/id must match format "uuid", data/limit must be <= 100`) as one detail per
+ * argument. The alternatives of an `anyOf` (a date or a date-time) are joined with "or".
+ */
+function schemaDetails(text: string): ErrorDetail[] {
+  const byField = new Map<string, string[]>();
+  for (const error of text.split(/, (?=data[/ ])/)) {
+    const [, path = '', message = error] = /^data(\S*) (.*)$/s.exec(error) ?? [];
+    const field = path.slice(1).replaceAll('/', '.') || 'arguments';
+    byField.set(field, [...(byField.get(field) ?? []), message]);
+  }
+  return [...byField].map(([field, messages]) => {
+    const alternatives = messages.filter((message) => message !== 'must match a schema in anyOf');
+    return {
+      field,
+      message: alternatives.join(alternatives.length < messages.length ? ' or ' : '; '),
+    };
+  });
+}
+
+/**
+ * An argument the tool does not take (a method taking an id alone ignores the rest) and a missing
+ * required one, named plainly; the schema's other rules (types, bounds, formats such as `uuid`)
+ * are checked after, so that nothing the schema refuses is sent (docs/mcp.md).
  */
 function checkArguments(schema: Tool['inputSchema'], args: Arguments): void {
   const details: ErrorDetail[] = [

@@ -272,7 +272,8 @@ describe('calls', () => {
       ['recognitions_list', { limit: 500 }, ['limit']],
       ['recognitions_list', { from: 'last week' }, ['from']],
       ['analytics_summary', { period: '400d' }, ['period']],
-      ['webhooks_create', { url: 'http://hooks.example.com', events: [] }, ['url', 'events']],
+      ['webhooks_create', { url: 'hooks.example.com/in', events: [] }, ['url', 'events']],
+      ['webhooks_create', { url: 'http://hooks.example.com', events: ['*'] }, ['url']],
       ['webhooks_update', { id: MISSING_ID, enabled: 'yes' }, ['enabled']],
     ];
     for (const [name, args, fields] of cases) {
@@ -285,6 +286,70 @@ describe('calls', () => {
       expect(error).not.toHaveProperty('stack');
     }
     expect(mock.api.requests.length).toBe(sent);
+  });
+
+  it('refuses a malformed id in every tool that takes one, as its schema says (format uuid), sending nothing', async () => {
+    const client = await connect({ allowWrites: true });
+    const { tools } = await client.listTools();
+    const withId = tools.filter((tool) => 'id' in (tool.inputSchema.properties ?? {}));
+    expect(withId.map((tool) => tool.name).sort()).toEqual(
+      [
+        'budgets_get',
+        'recognitions_delete',
+        'recognitions_get',
+        'rewards_get',
+        'teams_get',
+        'users_get',
+        'webhooks_delete',
+        'webhooks_get',
+        'webhooks_update',
+      ].sort(),
+    );
+    const sent = mock.api.requests.length;
+    for (const tool of withId) {
+      expect(tool.inputSchema.properties!.id).toMatchObject({ format: 'uuid' });
+      for (const id of [
+        'nope',
+        `${MISSING_ID}x`,
+        '../v1/users',
+        MISSING_ID.replaceAll('-', ''),
+        42,
+      ]) {
+        const error = errorOf(await call(client, tool.name, { id }));
+        expect(error, `${tool.name} ${id}`).toMatchObject({
+          type: 'UnprocessableEntityError',
+          sent: false,
+        });
+        expect(error.details, `${tool.name} ${id}`).toEqual([
+          {
+            field: 'id',
+            message: typeof id === 'number' ? 'must be string' : 'must match format "uuid"',
+          },
+        ]);
+      }
+    }
+    // Ids in other arguments too: a recognition's recipient, a list's sender filter.
+    const recipient = errorOf(
+      await call(client, 'recognitions_create', { recipient_id: 'ada', message: 'Thanks' }),
+    );
+    expect(recipient.details).toEqual([
+      { field: 'recipient_id', message: 'must match format "uuid"' },
+    ]);
+    const sender = errorOf(await call(client, 'recognitions_list', { sender_id: 'ada' }));
+    expect(sender.details).toEqual([{ field: 'sender_id', message: 'must match format "uuid"' }]);
+    expect(mock.api.requests.length).toBe(sent);
+  });
+
+  it('names one mistake per argument, the alternatives of a date or a date-time joined', async () => {
+    const client = await connect();
+    const error = errorOf(
+      await call(client, 'recognitions_list', { limit: 1000, from: 'yesterday', cursor: 5 }),
+    );
+    expect(error.details).toEqual([
+      { field: 'limit', message: 'must be <= 100' },
+      { field: 'cursor', message: 'must be string' },
+      { field: 'from', message: 'must match format "date" or must match format "date-time"' },
+    ]);
   });
 
   it('reports a 404 as an isError result with status, code, message and request id', async () => {
