@@ -34,3 +34,9 @@ export {
   type RecordDifference,
 } from './records.js';
 export { ASSUMPTIONS, recordAssumption } from './assumptions.js';
+export {
+  type CapturedDelivery,
+  diagnoseDelivery,
+  type DiagnoseDeliveryOptions,
+  readCapturedDelivery,
+} from './delivery.js';

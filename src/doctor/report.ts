@@ -9,6 +9,7 @@
  * secrets from every string again before anything is shown (defence in depth: a service that
  * echoes the key into a header name still cannot put it on screen).
  */
+import { escapeControls } from '../core/errors.js';
 import { VERSION } from '../version.js';
 
 /** A check's verdict: `ok`, `warn` (works, with a cost), `fail` (breaks), `skip` (not run, with why). */
@@ -82,14 +83,10 @@ export function redactReport(report: DoctorReport, secrets: readonly string[]): 
 
 /**
  * Text for one line of a terminal or a Markdown table: control characters (line breaks, ANSI
- * escapes) as `\uXXXX`, so a string from the service cannot forge a line or recolour a terminal.
+ * escapes) as `\uXXXX`, as error messages write them, so a string from the service cannot forge
+ * a line or recolour a terminal.
  */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
-    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
+export const printable: (text: string) => string = escapeControls;
 
 const WIDTH = Math.max(...['ok', 'warn', 'fail', 'skip'].map((status) => status.length));
 
