@@ -14,7 +14,7 @@ import {
   WEBHOOK_TOLERANCE_SECONDS,
 } from '../contract.js';
 import { ConfigurationError } from '../core/config.js';
-import { decodeBase64, encodeBase64, parseSecret } from '../webhooks/crypto.js';
+import { decodeBase64, encodeBase64, parseSecret, webCrypto } from '../webhooks/crypto.js';
 import { ASSUMPTIONS } from './assumptions.js';
 import { createReport, type DoctorCheck, type DoctorReport, redactReport } from './report.js';
 
@@ -157,8 +157,26 @@ function toHeaders(value: unknown): Headers {
 }
 
 /** The ways a framework or a capture changes a body, each tried to find the bytes that were signed. */
+// The byte-level changes first: a body re-stringified alike would hide them.
 const RESERIALIZATIONS: readonly { name: string; change: (body: string) => string | undefined }[] =
   [
+    {
+      name: 'a trailing newline added',
+      change: (body) => (/\r?\n$/.test(body) ? body.replace(/\r?\n$/, '') : undefined),
+    },
+    { name: 'a trailing newline removed', change: (body) => `${body}\n` },
+    {
+      name: 'a byte-order mark (BOM) added',
+      change: (body) => (body.startsWith('\uFEFF') ? body.slice(1) : undefined),
+    },
+    {
+      name: 'a byte-order mark (BOM) removed',
+      change: (body) => (body.startsWith('\uFEFF') ? undefined : `\uFEFF${body}`),
+    },
+    {
+      name: 'line endings changed to CRLF',
+      change: (body) => (body.includes('\r\n') ? body.replace(/\r\n/g, '\n') : undefined),
+    },
     {
       name: 'parsed and re-stringified JSON (signed as compact JSON)',
       change: (body) => reparse(body, (value) => writeJson(value, ',', ':', false)),
@@ -178,23 +196,6 @@ const RESERIALIZATIONS: readonly { name: string; change: (body: string) => strin
     {
       name: 'parsed and re-stringified JSON (signed with spaces and \\u escapes)',
       change: (body) => reparse(body, (value) => writeJson(value, ', ', ': ', true)),
-    },
-    {
-      name: 'a trailing newline added',
-      change: (body) => (/\r?\n$/.test(body) ? body.replace(/\r?\n$/, '') : undefined),
-    },
-    { name: 'a trailing newline removed', change: (body) => `${body}\n` },
-    {
-      name: 'a byte-order mark (BOM) added',
-      change: (body) => (body.startsWith('\uFEFF') ? body.slice(1) : undefined),
-    },
-    {
-      name: 'a byte-order mark (BOM) removed',
-      change: (body) => (body.startsWith('\uFEFF') ? undefined : `\uFEFF${body}`),
-    },
-    {
-      name: 'line endings changed to CRLF',
-      change: (body) => (body.includes('\r\n') ? body.replace(/\r\n/g, '\n') : undefined),
     },
   ];
 
@@ -371,7 +372,7 @@ export async function diagnoseDelivery(
   } else if (!key) {
     checks.push(skipped('signature', 'no usable secret to check it with', assumption));
   } else {
-    checks.push(await signatureCheck(key, id!, timestamp!, signature!, body));
+    checks.push(await signatureCheck(secret!, key, id!, timestamp!, signature!, body));
   }
 
   const report = createReport(checks);
@@ -380,6 +381,7 @@ export async function diagnoseDelivery(
 }
 
 async function signatureCheck(
+  secret: string,
   key: Uint8Array<ArrayBuffer>,
   id: string,
   timestamp: string,
@@ -414,13 +416,9 @@ async function signatureCheck(
       details,
     };
   }
-  const hmac = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
   const matches = async (candidate: string) => {
-    const content = new TextEncoder().encode(`${id}.${timestamp}.${candidate}`);
-    const signed = encodeBase64(new Uint8Array(await crypto.subtle.sign('HMAC', hmac, content)));
-    return given.has(signed);
+    const content = { prefix: `${id}.${timestamp}.`, body: candidate };
+    return given.has(encodeBase64(await webCrypto.sign(secret, key, content)));
   };
   if (await matches(body)) {
     details.matches = true;
