@@ -222,8 +222,12 @@ export async function probeSockets(
         });
         socket.once('secureConnect', () => {
           const peer = socket.getPeerCertificate();
-          let error = socket.authorizationError
-            ? String(codeOf(socket.authorizationError))
+          // Node gives the code itself (a string), some versions an Error carrying it.
+          const refused = socket.authorizationError as unknown;
+          let error = refused
+            ? typeof refused === 'string'
+              ? refused
+              : codeOf(refused)
             : undefined;
           if (!error) {
             const mismatch = tls.checkServerIdentity(host, peer);
