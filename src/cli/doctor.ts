@@ -6,6 +6,7 @@ import {
   ENV_API_KEY,
   ENV_AUTH_URL,
   ENV_BASE_URL,
+  ENV_LOG_LEVEL,
   ENV_WEBHOOK_SECRET,
 } from '../contract.js';
 import {
@@ -129,6 +130,9 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
     const receiver =
       values.receiver === undefined ? undefined : await loadReceiver(values.receiver);
 
+    // The report is the doctor's output; debug lines would print the sampled records' bodies.
+    const logLevel =
+      process.env[ENV_LOG_LEVEL]?.trim().toLowerCase() === 'debug' ? 'info' : undefined;
     let client: Client;
     let credential: string | { kind: 'oauth'; expiresAt: number | undefined };
     const secrets: string[] = [];
@@ -163,9 +167,10 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
           apiKey: tokens,
           baseUrl: values['base-url'],
           logger: stderrLogger(),
+          logLevel,
         });
       } else {
-        client = new Client({ baseUrl: values['base-url'], logger: stderrLogger() });
+        client = new Client({ baseUrl: values['base-url'], logger: stderrLogger(), logLevel });
         credential = apiKey!;
         secrets.push(apiKey!);
       }

@@ -122,8 +122,9 @@ function readRawRequest(rest: string): CapturedDelivery {
     }
   }
   // A capture tool may add a line break after the body: Content-Length says where it ends.
-  const length = Number(headers.get('content-length'));
-  if (Number.isSafeInteger(length) && length >= 0) {
+  const declared = headers.get('content-length');
+  const length = declared !== null && /^\d{1,10}$/.test(declared) ? Number(declared) : undefined;
+  if (length !== undefined) {
     const bytes = new TextEncoder().encode(body);
     if (bytes.length > length) body = new TextDecoder().decode(bytes.slice(0, length));
   }
