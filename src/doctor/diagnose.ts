@@ -457,7 +457,7 @@ class Run {
       .filter((exchange) => Number.isFinite(Date.parse(exchange.headers.get('date') ?? '')))
       .sort((a, b) => a.durationMs - b.durationMs)[0];
     if (!timed) {
-      return skip('clock', 'no answer carried a Date header', ASSUMPTIONS.webhookScheme);
+      return skip('clock', 'no answer carried a Date header', ASSUMPTIONS.clock);
     }
     // Date has whole seconds: its middle, against the middle of the round trip.
     const serverMs = Date.parse(timed.headers.get('date')!) + 500;
@@ -473,7 +473,7 @@ class Run {
         status: 'fail',
         summary: `this machine's clock is ${size} s ${direction} the service's: every webhook delivery is refused as ${code} (${WEBHOOK_HEADER_TIMESTAMP} beyond the ${WEBHOOK_TOLERANCE_SECONDS} s tolerance)`,
         fix: 'Synchronize this machine’s clock (NTP: timedatectl set-ntp true, or the platform’s time service).',
-        assumption: ASSUMPTIONS.webhookScheme,
+        assumption: ASSUMPTIONS.clock,
         details,
       };
     }
@@ -483,7 +483,7 @@ class Run {
         status: 'warn',
         summary: `this machine's clock is ${size} s ${direction} the service's: within the ${WEBHOOK_TOLERANCE_SECONDS} s webhook tolerance, but drifting`,
         fix: 'Synchronize this machine’s clock (NTP) before it reaches 300 s, where webhook deliveries are refused.',
-        assumption: ASSUMPTIONS.webhookScheme,
+        assumption: ASSUMPTIONS.clock,
         details,
       };
     }
@@ -491,7 +491,7 @@ class Run {
       id: 'clock',
       status: 'ok',
       summary: `within ${Math.max(size, 1)} s of the service's`,
-      assumption: ASSUMPTIONS.webhookScheme,
+      assumption: ASSUMPTIONS.clock,
       details,
     };
   }

@@ -282,3 +282,89 @@ describe('diagnose --write', () => {
     expect(server.api.requests).toEqual([]);
   });
 });
+
+describe('diagnose in each dialect of the mock', () => {
+  const run = async (dialect: MockServerOptions['dialect']) => {
+    const server = await mock({ dialect });
+    return diagnose(clientOf(server), { credential: server.api.testKey, env: {} });
+  };
+
+  it.each([
+    [
+      'x-ratelimit-seconds',
+      'x-ratelimit',
+      ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    ],
+    ['ratelimit', 'ratelimit', ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']],
+    ['ratelimit-structured', 'ratelimit-structured', ['ratelimit', 'ratelimit-policy']],
+  ] as const)(
+    'rate-limit headers %s: a known variant, its family named, exit 0',
+    async (headers, family, names) => {
+      const report = await run({ rateLimitHeaders: headers });
+      const check = report.checks.find((each) => each.id === 'rate-limit')!;
+      expect(check).toMatchObject({ status: 'ok', details: { limit: 100, headers: names } });
+      expect(String(check.details.family)).toContain(family);
+      expect(report.ok).toBe(true);
+    },
+  );
+
+  it('no rate-limit headers: pacing is off, and the check says what that costs', async () => {
+    const report = await run({ rateLimitHeaders: 'none' });
+    const check = report.checks.find((each) => each.id === 'rate-limit')!;
+    expect(check).toMatchObject({ status: 'warn', details: { limit: null, headers: [] } });
+    expect(check.summary).toContain('pacing is off');
+    expect(check.fix).toContain('429');
+  });
+
+  it('RFC 9457 problem+json errors: a known variant', async () => {
+    const report = await run({ errors: 'problem' });
+    expect(report.checks.find((each) => each.id === 'errors')).toMatchObject({
+      status: 'ok',
+      details: { status: 404, shape: 'problem+json', requestIdHeader: true },
+    });
+    expect(report.ok).toBe(true);
+  });
+
+  it('Link pagination: a known variant', async () => {
+    const report = await run({ pagination: 'link' });
+    const check = report.checks.find((each) => each.id === 'pagination')!;
+    expect(check).toMatchObject({ status: 'ok', details: { link: true } });
+    expect(report.ok).toBe(true);
+  });
+
+  it('a service clock 10 minutes behind: clock fails, naming timestamp_too_old', async () => {
+    const report = await run({ clockSkewSeconds: -600 });
+    const check = report.checks.find((each) => each.id === 'clock')!;
+    expect(check.status).toBe('fail');
+    expect(check.summary).toContain('timestamp_too_old');
+    expect(Math.abs(Number(check.details.skewSeconds) - 600)).toBeLessThanOrEqual(2);
+    expect(report.ok).toBe(false);
+  });
+
+  it('renamed record fields: each difference with its operation, path and assumption; the new names listed', async () => {
+    const report = await run({
+      renamedFields: { users: { email: 'mail' }, teams: { member_count: 'members' } },
+    });
+    const check = report.checks.find((each) => each.id === 'records')!;
+    expect(check.status).toBe('fail');
+    expect(check.details.differences).toEqual([
+      {
+        operation: 'users.list',
+        path: 'data.*.email',
+        problem: 'is missing, but the SDK assumes a string',
+        assumption: 'user-identity',
+      },
+      {
+        operation: 'teams.list',
+        path: 'data.*.member_count',
+        problem: 'is missing, but the SDK assumes a number',
+        assumption: 'team-member-count',
+      },
+    ]);
+    expect(check.details.newFields).toEqual([
+      { operation: 'users.list', path: 'data.*.mail', type: 'string' },
+      { operation: 'teams.list', path: 'data.*.members', type: 'number' },
+    ]);
+    expect(report.ok).toBe(false);
+  });
+});
