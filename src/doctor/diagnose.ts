@@ -392,9 +392,14 @@ class Run {
     }
     const details = { granted, missing, unchecked, reasons };
     if (missing.length > 0) {
-      const operations = Object.keys(OPERATIONS).filter((name) =>
-        missing.some((scope) => scope.startsWith(`${name.split('.')[0]}:`)),
-      );
+      // A read scope covers its namespace's GETs, a write scope the rest.
+      const operations = Object.entries(OPERATIONS)
+        .filter(([name, route]) =>
+          missing.includes(
+            `${name.split('.')[0]}:${route.startsWith('GET ') ? 'read' : 'write'}` as Scope,
+          ),
+        )
+        .map(([name]) => name);
       return {
         id: 'scopes',
         status: 'warn',
