@@ -14,7 +14,7 @@ import type { DoctorCheck } from './report.js';
  * Node.js majors 1.x supports and until when (docs/versioning.md, "Supported Node.js, TypeScript
  * and runtimes"): a major stays a year past its own end of life.
  */
-export const NODE_SUPPORT: Readonly<Record<number, string>> = {
+const NODE_SUPPORT: Readonly<Record<number, string>> = {
   20: '2027-04-30',
   22: '2028-04-30',
   24: '2029-04-30',
@@ -23,7 +23,7 @@ export const NODE_SUPPORT: Readonly<Record<number, string>> = {
 const SUPPORT_WARNING_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Each layer's own bound: a black-holed address must not hold the whole run. */
-export const SOCKET_TIMEOUT_MS = 5_000;
+const SOCKET_TIMEOUT_MS = 5_000;
 /** A certificate this close to its end (days) is a `warn`. */
 const CERTIFICATE_WARNING_DAYS = 14;
 

@@ -134,7 +134,7 @@ function pathOf(path: readonly PropertyKey[]): string {
 }
 
 /** A value's JSON type, never the value. */
-export function typeOf(value: unknown): string {
+function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'array';
