@@ -175,12 +175,7 @@ export async function probeSockets(
           socket.destroy();
           resolve();
         });
-        socket.once('error', reject);
-        signal?.addEventListener('abort', () => socket.destroy(), { once: true });
-        socket.setTimeout(SOCKET_TIMEOUT_MS, () => {
-          socket.destroy();
-          reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
-        });
+        watch(socket, signal, reject);
       }),
       signal,
       'TCP connect',
@@ -236,12 +231,7 @@ export async function probeSockets(
           resolve({ authorized: !error, error, validTo: peer?.valid_to || undefined });
           socket.destroy();
         });
-        socket.once('error', reject);
-        signal?.addEventListener('abort', () => socket.destroy(), { once: true });
-        socket.setTimeout(SOCKET_TIMEOUT_MS, () => {
-          socket.destroy();
-          reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
-        });
+        watch(socket, signal, reject);
       }),
       signal,
       'TLS handshake',
@@ -302,6 +292,20 @@ export async function probeSockets(
         }
       : undefined;
   return { details, summary: parts.join(', '), warning };
+}
+
+/** Rejects at the socket's error; destroys it at `signal`'s abort or after its own timeout. */
+function watch(
+  socket: NodeNet.Socket,
+  signal: AbortSignal | undefined,
+  reject: (error: unknown) => void,
+): void {
+  socket.once('error', reject);
+  signal?.addEventListener('abort', () => socket.destroy(), { once: true });
+  socket.setTimeout(SOCKET_TIMEOUT_MS, () => {
+    socket.destroy();
+    reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
+  });
 }
 
 /** Rejects when `signal` aborts or after {@link SOCKET_TIMEOUT_MS}, whichever comes first. */
