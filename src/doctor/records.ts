@@ -45,6 +45,11 @@ export interface RecordCheck {
 
 type Schema = z.core.$ZodType;
 
+/** The most differences and new fields one answer reports: a hostile body cannot flood a report. */
+const MAX_FINDINGS = 100;
+/** The longest path reported: a field's name is the service's text. */
+const MAX_PATH_LENGTH = 200;
+
 // A list's `pagination` is declared here as anything: the pagination check judges it.
 const list = (record: Schema) =>
   z.looseObject({ data: z.array(record), pagination: z.optional(z.unknown()) });
@@ -92,7 +97,7 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
   if (!result.success) {
     for (const issue of result.error.issues) {
       const path = pathOf(issue.path);
-      if (!differences.has(path)) {
+      if (!differences.has(path) && differences.size < MAX_FINDINGS) {
         const assumption = recordAssumption(operation, path);
         differences.set(path, { operation, path, problem: problemOf(issue), assumption });
       }
@@ -101,7 +106,9 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
   const newFields = new Map<string, NewField>();
   collectNew(schema, body, [], (path, value) => {
     const key = pathOf(path);
-    if (!newFields.has(key)) newFields.set(key, { operation, path: key, type: typeOf(value) });
+    if (!newFields.has(key) && newFields.size < MAX_FINDINGS) {
+      newFields.set(key, { operation, path: key, type: typeOf(value) });
+    }
   });
   return { differences: [...differences.values()], newFields: [...newFields.values()] };
 }
@@ -130,7 +137,8 @@ function collectNew(
 /** A path with list indexes as `*`: `data.*.sender.id`. */
 function pathOf(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(body)';
-  return path.map((part) => (typeof part === 'number' ? '*' : String(part))).join('.');
+  const joined = path.map((part) => (typeof part === 'number' ? '*' : String(part))).join('.');
+  return joined.length > MAX_PATH_LENGTH ? `${joined.slice(0, MAX_PATH_LENGTH)}…` : joined;
 }
 
 /** A value's JSON type, never the value. */
