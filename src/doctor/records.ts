@@ -99,7 +99,8 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
       const path = pathOf(issue.path);
       if (!differences.has(path) && differences.size < MAX_FINDINGS) {
         const assumption = recordAssumption(operation, path);
-        differences.set(path, { operation, path, problem: problemOf(issue), assumption });
+        const problem = problemOf(issue, isNullable(schema, issue.path));
+        differences.set(path, { operation, path, problem, assumption });
       }
     }
   }
@@ -134,6 +135,24 @@ function collectNew(
   }
 }
 
+/** Whether the field at `path` of `schema` may be null, as `team_id` may. */
+function isNullable(schema: Schema, path: readonly PropertyKey[]): boolean {
+  let part: Schema | undefined = schema;
+  for (const key of path) {
+    let def = part?._zod.def as z.core.$ZodTypes['_zod']['def'] | undefined;
+    while (def?.type === 'optional' || def?.type === 'nullable') {
+      def = def.innerType._zod.def as z.core.$ZodTypes['_zod']['def'];
+    }
+    part =
+      def?.type === 'array'
+        ? def.element
+        : def?.type === 'object' && typeof key === 'string' && Object.hasOwn(def.shape, key)
+          ? (def.shape[key] as Schema)
+          : undefined;
+  }
+  return part?._zod.def.type === 'nullable';
+}
+
 /** A path with list indexes as `*`: `data.*.sender.id`. */
 function pathOf(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(body)';
@@ -152,10 +171,10 @@ function typeOf(value: unknown): string {
 const UNKNOWN_VALUE = 'a value this SDK does not know';
 
 /** The problem in names and types: the messages of the SDK's rules hold no value, but one does. */
-function problemOf(issue: z.core.$ZodIssue): string {
+function problemOf(issue: z.core.$ZodIssue, nullable: boolean): string {
   const received = issue.input === undefined ? 'is missing' : `is ${article(typeOf(issue.input))}`;
   if (issue.code === 'invalid_type') {
-    return `${received}, but the SDK assumes ${article(issue.expected)}`;
+    return `${received}, but the SDK assumes ${article(issue.expected)}${nullable ? ' or null' : ''}`;
   }
   const { message } = issue;
   // An open enumeration's message quotes the value: keep only what it knows.
