@@ -389,7 +389,7 @@ class Run {
             skip(
               'idempotency',
               accepted
-                ? 'read-only run: --write (with an rk_test_ key) checks the Idempotency-Key replay'
+                ? 'read-only run: the write checks (--write, with an rk_test_ key) test the Idempotency-Key replay'
                 : 'the credential was refused (see credential)',
               ASSUMPTIONS.idempotency,
             ),
@@ -423,7 +423,7 @@ class Run {
         reasons[scope] =
           scope === 'recognitions:write'
             ? 'never checked: it would create a recognition people see, and start deliveries'
-            : (write?.reason ?? 'read-only run: --write checks it');
+            : (write?.reason ?? 'read-only run: the write checks (--write) test it');
       }
     }
     const details = { granted, missing, unchecked, reasons };
@@ -455,7 +455,10 @@ class Run {
   }
 
   #rateLimit(): DoctorCheck {
-    const last = this.#exchanges.at(-1);
+    // The latest answer that described the window (an error answer may not), else the latest.
+    const last =
+      this.#exchanges.findLast((exchange) => parseRateLimit(exchange.headers)) ??
+      this.#exchanges.at(-1);
     if (!last)
       return skip('rate-limit', 'no answer to read the headers from', ASSUMPTIONS.rateLimit);
     const headers = rateLimitHeaderNames(last.headers);
