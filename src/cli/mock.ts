@@ -46,7 +46,8 @@ Dialect: speak a standard variant instead of the contract's form (docs/testing.m
                          ratelimit-structured or none
   --errors <form>        contract (default) or problem (RFC 9457 application/problem+json)
   --pagination <form>    cursor (default) or link (RFC 8288 Link rel="next")
-  --clock-skew <s>       Seconds the service clock (Date, webhook-timestamp) is off, such as -360
+  --clock-skew=<s>       Seconds the service clock (Date, webhook-timestamp) is off, such as
+                         --clock-skew=-360 (behind) or --clock-skew=360 (ahead)
   --rename <t.f=name>    Send field f of records of type t as name, such as users.email=mail
                          (repeatable)
   -h, --help             Show this help`,

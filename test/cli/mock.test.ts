@@ -175,8 +175,7 @@ describe('employee-recognition mock', () => {
       'problem',
       '--pagination',
       'link',
-      '--clock-skew',
-      '-360',
+      '--clock-skew=-360',
       '--rename',
       'users.email=mail',
     ]);
