@@ -92,8 +92,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const { port: actualPort } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  // Created once the port is known, before the first request can arrive.
-  api = createMockApi({ ...apiOptions, baseUrl: url });
+  // Created once the port is known, before the first request can arrive; options it refuses
+  // (a dialect it does not know) close the server again, so nothing is left listening.
+  try {
+    api = createMockApi({ ...apiOptions, baseUrl: url });
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
   return {
     url,
     api,
