@@ -31,6 +31,11 @@ async function writeLicences(): Promise<void> {
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
+    // Second: the doctor shares the client's modules (the record schemas, and all they import), so
+    // they leave index.js for a chunk; listed here, esbuild orders that chunk where the Client
+    // app's bundle compresses as before (26.09 kB against 26.07 without the entry: the same code,
+    // 4 B smaller minified, in another order; listed last it measured 26.13).
+    doctor: 'src/doctor/index.ts',
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
     oauth: 'src/oauth/index.ts',

@@ -7,13 +7,14 @@
 import { VERSION } from '@employee-recognition/sdk';
 import { api } from './api.js';
 import { type Command, EXIT, runCommand, UsageError } from './command.js';
+import { doctor } from './doctor.js';
 import { exportCommand } from './export.js';
 import { mock } from './mock.js';
 import { trigger } from './trigger.js';
 import { webhooks } from './webhooks.js';
 
 /** The commands, in the order of `--help`: what docs/cli.md must list (scripts/check-docs.mjs). */
-export const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks];
+export const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, doctor];
 
 const HELP = `Usage: employee-recognition <command> [options]
 

@@ -7,6 +7,7 @@
 
 export type { RateLimitTier, Scope } from '../contract.js';
 export type { MockKey } from './auth.js';
+export type { MockDialect, MockRecordType } from './dialect.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export type { MockIssuedToken, MockOAuth, MockOAuthClient, MockOAuthOptions } from './oauth.js';
@@ -23,6 +24,7 @@ export type {
   MockUser,
   MockWebhook,
 } from './records.js';
+export type { MockRateLimitHeaders } from './rate-limit.js';
 export type { RecordedRequest } from './request-log.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { DeliveryAttempt, MockWebhookEvent, WebhookFetch } from './webhook-delivery.js';

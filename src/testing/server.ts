@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   HEADER_IDEMPOTENCY_KEY,
+  HEADER_LINK,
   HEADER_RATE_LIMIT_LIMIT,
   HEADER_RATE_LIMIT_REMAINING,
   HEADER_RATE_LIMIT_RESET,
@@ -44,6 +45,14 @@ const CORS_HEADERS = {
     HEADER_RATE_LIMIT_RESET,
     HEADER_RETRY_AFTER,
     HEADER_IDEMPOTENT_REPLAYED,
+    // What the `dialect` option sends instead (dialect.ts), and the service's clock.
+    'ratelimit-limit',
+    'ratelimit-remaining',
+    'ratelimit-reset',
+    'ratelimit',
+    'ratelimit-policy',
+    HEADER_LINK,
+    'date',
   ].join(', '),
 };
 const PREFLIGHT_HEADERS = {
@@ -83,8 +92,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const { port: actualPort } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  // Created once the port is known, before the first request can arrive.
-  api = createMockApi({ ...apiOptions, baseUrl: url });
+  // Created once the port is known, before the first request can arrive; options it refuses
+  // (a dialect it does not know) close the server again, so nothing is left listening.
+  try {
+    api = createMockApi({ ...apiOptions, baseUrl: url });
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
   return {
     url,
     api,
