@@ -8,6 +8,7 @@
 export type { RateLimitTier, Scope } from '../contract.js';
 export type { MockKey } from './auth.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
+export type { Har, HarEntry, HarNameValue, HarPostData } from './har.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export type { MockIssuedToken, MockOAuth, MockOAuthClient, MockOAuthOptions } from './oauth.js';
 export { DEFAULT_REFERENCE_DATE, type MockApiOptions, type MockDeprecation } from './options.js';
@@ -23,6 +24,8 @@ export type {
   MockUser,
   MockWebhook,
 } from './records.js';
+export { createRecorder, type Recorder, type RecorderOptions } from './recorder.js';
+export { REDACTED, type RedactOptions } from './redact.js';
 export type { RecordedRequest } from './request-log.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { DeliveryAttempt, MockWebhookEvent, WebhookFetch } from './webhook-delivery.js';

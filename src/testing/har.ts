@@ -1,0 +1,118 @@
+// HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the parts a recording writes and a
+// replay reads: browsers' network panels, Polly.js and @mswjs/source open the same files.
+import { API_VERSION_PREFIX, OPERATIONS, type OperationName } from '../contract.js';
+
+/** A name and value: a header, query parameter or form field of a {@link HarEntry}. */
+export interface HarNameValue {
+  name: string;
+  value: string;
+}
+
+/** The body of a recorded request. */
+export interface HarPostData {
+  mimeType: string;
+  text?: string | undefined;
+  params?: HarNameValue[] | undefined;
+  comment?: string | undefined;
+  /**
+   * The JSON paths (`message`, `sender.name`) or form fields whose values the redaction changed:
+   * a replay matches any value there.
+   */
+  _redacted?: string[] | undefined;
+}
+
+/** One request and its answer. */
+export interface HarEntry {
+  /** When the request started: ISO 8601. */
+  startedDateTime: string;
+  /** Milliseconds from the request to the answer's last byte. */
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: HarNameValue[];
+    headers: HarNameValue[];
+    queryString: HarNameValue[];
+    postData?: HarPostData | undefined;
+    headersSize: number;
+    bodySize: number;
+    comment?: string | undefined;
+  };
+  response: {
+    /** 0 when no answer came (a dropped connection, a refused one): a replay drops it again. */
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: HarNameValue[];
+    headers: HarNameValue[];
+    content: {
+      /** The body's length in bytes as received, before any truncation. */
+      size: number;
+      mimeType: string;
+      text?: string | undefined;
+      encoding?: string | undefined;
+      /** Set when the body was cut at the recorder's `maxBodyBytes`. */
+      comment?: string | undefined;
+    };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+    comment?: string | undefined;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  comment?: string | undefined;
+}
+
+/** A HAR 1.2 file, as `JSON.parse` of a recording gives it. */
+export interface Har {
+  log: {
+    version: string;
+    creator: { name: string; version: string };
+    entries: HarEntry[];
+    comment?: string | undefined;
+  };
+}
+
+// The operations' path templates as patterns, most specific (longest) first.
+const TEMPLATES = Object.entries(OPERATIONS).map(([name, template]) => {
+  const [method, path] = template.split(' ') as [string, string];
+  const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+  return { name: name as OperationName, method, pattern };
+});
+
+/**
+ * The operation a request is, by its method and URL: the path below the API's version prefix
+ * (so that a base URL with a path of its own still matches); undefined for any other request,
+ * such as a token request or an endpoint this SDK does not know.
+ */
+export function operationOf(method: string, url: string): OperationName | undefined {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const at = pathname.indexOf(`${API_VERSION_PREFIX}/`);
+  if (at < 0) return undefined;
+  const path = pathname.slice(at).replace(/\/$/, '');
+  return TEMPLATES.find((each) => each.method === method && each.pattern.test(path))?.name;
+}
+
+/** A header's value in a HAR list, by name in any case; several are joined with `, `. */
+export function harHeader(headers: readonly HarNameValue[], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const values = headers.filter((each) => each.name.toLowerCase() === lower);
+  return values.length ? values.map((each) => each.value).join(', ') : undefined;
+}
+
+/** The JSON a body text holds, or undefined when it is not JSON. */
+export function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
