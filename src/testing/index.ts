@@ -26,6 +26,7 @@ export type {
 } from './records.js';
 export { createRecorder, type Recorder, type RecorderOptions } from './recorder.js';
 export { REDACTED, type RedactOptions } from './redact.js';
+export type { ReplayOptions } from './replay.js';
 export type { RecordedRequest } from './request-log.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { DeliveryAttempt, MockWebhookEvent, WebhookFetch } from './webhook-delivery.js';

@@ -125,6 +125,7 @@ export async function recordSession() {
         // The webhook is deleted by the end: its secret is the one the create answered with.
         ...(JSON.stringify(results).match(/whsec_[A-Za-z0-9+/=]+/g) ?? []),
       ],
+      clientId: server.api.oauth.testClient.clientId,
       emails: seeded.map((user) => user.email),
       names: seeded.map((user) => user.name),
       url: server.url,
