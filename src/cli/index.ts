@@ -9,10 +9,11 @@ import { api } from './api.js';
 import { type Command, EXIT, UsageError } from './command.js';
 import { exportCommand } from './export.js';
 import { mock } from './mock.js';
+import { traffic } from './traffic.js';
 import { trigger } from './trigger.js';
 import { webhooks } from './webhooks.js';
 
-const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks];
+const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, traffic];
 
 const HELP = `Usage: employee-recognition <command> [options]
 

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@employee-recognition/sdk';
+import {
+  createRecorder,
+  type MockServerOptions,
+  startMockServer,
+} from '@employee-recognition/sdk/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { traffic } from '../../src/cli/traffic.js';
+
+let dir: string;
+let stdout: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'traffic-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(() => {
+  stdout = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+});
+
+/** A smoke session recorded against a kit server that `change` may alter first; its file. */
+async function record(
+  name: string,
+  options: MockServerOptions = {},
+  change: (server: Awaited<ReturnType<typeof startMockServer>>) => void = () => {},
+): Promise<string> {
+  const server = await startMockServer({ seed: 41, recognitions: 20, ...options });
+  change(server);
+  const recorder = createRecorder();
+  try {
+    const client = new Client({
+      baseUrl: server.url,
+      apiKey: server.api.testKey,
+      fetch: recorder.fetch,
+      logLevel: 'off',
+    });
+    const users = await client.users.list({ limit: 100 });
+    await client.users.get(users.data[0]!.id);
+    await client.recognitions.list({ limit: 10 });
+    await client.budgets.list();
+    await recorder.close();
+  } finally {
+    await server.close();
+  }
+  const file = join(dir, `${name}.har`);
+  writeFileSync(file, JSON.stringify(recorder.har()));
+  return file;
+}
+
+describe('employee-recognition traffic diff', () => {
+  it('exits 0 when two recordings of the same service have the same shapes', async () => {
+    const [before, after] = [await record('a'), await record('b')];
+    expect(await traffic.run(['diff', before, after])).toBe(0);
+    expect(stdout).toBe(`The answers of ${after} have the shapes of ${before}'s.\n`);
+  });
+
+  it('reports a field dropped, retyped, added and made nullable, a new enumeration value and a new header, exit 1', async () => {
+    const before = await record('before');
+    const after = await record('after', { deprecations: { 'budgets.list': true } }, ({ api }) => {
+      const [first] = api.store.users.all();
+      for (const user of api.store.users.all()) {
+        api.store.users.update(user.id, {
+          email: undefined,
+          points_balance: String(user.points_balance),
+          pronouns: 'they/them',
+          created_at: null,
+        } as never);
+      }
+      api.store.users.update(first!.id, { role: 'owner' } as never);
+    });
+    expect(await traffic.run(['diff', before, after])).toBe(1);
+    const lines = stdout.split('\n');
+    for (const operation of ['users.list', 'users.get']) {
+      const at = lines.indexOf(`${operation}:`);
+      expect(at).toBeGreaterThanOrEqual(0);
+      const prefix = operation === 'users.list' ? 'data[]' : 'data';
+      const block = lines.slice(at + 1, at + 7).map((line) => line.trim().replace(/\s{2,}/, ' '));
+      expect(block).toEqual(
+        expect.arrayContaining([
+          `removed ${prefix}.email: string`,
+          `retyped ${prefix}.points_balance: number → string`,
+          `nullable ${prefix}.created_at: string → null`,
+          `added ${prefix}.pronouns: string`,
+          `enum value ${prefix}.role: owner`,
+        ]),
+      );
+    }
+    expect(stdout).toMatch(/budgets\.list:\n {2}header added +deprecation\n/);
+    expect(stdout).not.toMatch(/recognitions\.list/);
+
+    expect(await traffic.run(['diff', before, after, '--json'])).toBe(1);
+    const json = JSON.parse(stdout.slice(stdout.indexOf('{\n'))) as {
+      same: boolean;
+      differences: { operation: string; kind: string; path: string; detail?: string }[];
+    };
+    expect(json.same).toBe(false);
+    expect(json.differences).toContainEqual({
+      operation: 'users.list',
+      kind: 'enum value',
+      path: 'data[].role',
+      detail: 'owner',
+    });
+  });
+
+  it('refuses what is not a HAR file as bad usage', async () => {
+    const file = join(dir, 'not.har');
+    writeFileSync(file, '{"log":{}}');
+    await expect(traffic.run(['diff', file, file])).rejects.toThrow(/not a HAR file/);
+    await expect(traffic.run(['diff', file])).rejects.toThrow(/two files/);
+    await expect(traffic.run(['compare', file, file])).rejects.toThrow(/Unknown subcommand/);
+  });
+});
