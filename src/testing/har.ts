@@ -4,15 +4,21 @@ import { API_VERSION_PREFIX, OPERATIONS, type OperationName } from '../contract.
 
 /** A name and value: a header, query parameter or form field of a {@link HarEntry}. */
 export interface HarNameValue {
+  /** As sent or received; header names lower-case. */
   name: string;
+  /** The value, or `REDACTED`. */
   value: string;
 }
 
 /** The body of a recorded request. */
 export interface HarPostData {
+  /** The request's `Content-Type`. */
   mimeType: string;
+  /** The body as text, redacted. */
   text?: string | undefined;
+  /** A form's fields, redacted. */
   params?: HarNameValue[] | undefined;
+  /** Set when the body was cut at the recorder's `maxBodyBytes`. */
   comment?: string | undefined;
   /**
    * The JSON paths (`message`, `sender.name`) or form fields whose values the redaction changed:
@@ -27,6 +33,7 @@ export interface HarEntry {
   startedDateTime: string;
   /** Milliseconds from the request to the answer's last byte. */
   time: number;
+  /** The request as the app made it: its URL, headers and body, redacted. */
   request: {
     method: string;
     url: string;
@@ -39,6 +46,7 @@ export interface HarEntry {
     bodySize: number;
     comment?: string | undefined;
   };
+  /** The answer as the app got it, redacted. */
   response: {
     /** 0 when no answer came (a dropped connection, a refused one): a replay drops it again. */
     status: number;
@@ -60,13 +68,17 @@ export interface HarEntry {
     bodySize: number;
     comment?: string | undefined;
   };
+  /** Always empty: a recording holds no cache state. */
   cache: Record<string, never>;
+  /** Milliseconds waiting for the answer's headers (`wait`) and reading its body (`receive`). */
   timings: { send: number; wait: number; receive: number };
+  /** A note on the entry. */
   comment?: string | undefined;
 }
 
 /** A HAR 1.2 file, as `JSON.parse` of a recording gives it. */
 export interface Har {
+  /** The recording: HAR 1.2, written by this SDK, its entries oldest first. */
   log: {
     version: string;
     creator: { name: string; version: string };

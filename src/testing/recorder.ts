@@ -241,8 +241,15 @@ function cloneBody(source: Request | undefined): ReadableStream<Uint8Array> | nu
   }
 }
 
+// Below one of `urls`: `https://api.example` covers its paths, not `https://api.example.evil`.
 function recordable(url: string, urls: readonly string[] | undefined): boolean {
-  return urls === undefined || urls.some((prefix) => url.startsWith(prefix));
+  return (
+    urls === undefined ||
+    urls.some((prefix) => {
+      const base = prefix.replace(/\/+$/, '');
+      return url === base || (/^[/?#]/.test(url.slice(base.length)) && url.startsWith(base));
+    })
+  );
 }
 
 // A body given in `init`, as a stream of a copy; a stream of the app's own is not read (reading
