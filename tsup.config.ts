@@ -38,6 +38,7 @@ const shared: Options = {
     redis: 'src/redis/index.ts',
     otel: 'src/otel/index.ts',
     record: 'src/record/index.ts',
+    doctor: 'src/doctor/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.

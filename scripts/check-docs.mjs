@@ -155,7 +155,10 @@ function extractLinks(markdown) {
   return links;
 }
 
-/** The anchors GitHub gives the headings of a Markdown text (github-slugger's rules). */
+/**
+ * The anchors of a Markdown text: those GitHub gives its headings (github-slugger's rules), and
+ * the explicit `<a id="…">` (or `name`) of its rows and paragraphs, outside code fences.
+ */
 function headingSlugs(markdown) {
   const slugs = new Set();
   const seen = new Map();
@@ -170,6 +173,7 @@ function headingSlugs(markdown) {
       fence = open[2];
       continue;
     }
+    for (const anchor of raw.matchAll(/<a\s+(?:id|name)="([^"]+)"\s*>/g)) slugs.add(anchor[1]);
     const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw);
     if (!heading) continue;
     const text = heading[1]

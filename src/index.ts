@@ -1,6 +1,6 @@
 export { Client, type ClientOverrides, type RawRequestOptions } from './client.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './contract.js';
-export type { RateLimitInfo, WithResponse } from './core/api-promise.js';
+export type { RateLimitFamily, RateLimitInfo, WithResponse } from './core/api-promise.js';
 export { ApiPromise } from './core/api-promise.js';
 export type {
   ApiKeyContext,

@@ -7,13 +7,14 @@
 import { VERSION } from '@employee-recognition/sdk';
 import { api } from './api.js';
 import { type Command, EXIT, UsageError } from './command.js';
+import { doctor } from './doctor.js';
 import { exportCommand } from './export.js';
 import { mock } from './mock.js';
 import { traffic } from './traffic.js';
 import { trigger } from './trigger.js';
 import { webhooks } from './webhooks.js';
 
-const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, traffic];
+const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, doctor, traffic];
 
 const HELP = `Usage: employee-recognition <command> [options]
 

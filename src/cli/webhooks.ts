@@ -187,7 +187,7 @@ async function eventsReceiver(
 }
 
 /** The receiver a module exports, as `receiver`, as its default, or as its only receiver. */
-async function loadReceiver(path: string): Promise<Pick<WebhookReceiver, 'events'>> {
+export async function loadReceiver(path: string): Promise<Pick<WebhookReceiver, 'events'>> {
   let exports: Record<string, unknown>;
   try {
     exports = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;

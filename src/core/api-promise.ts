@@ -3,7 +3,7 @@ import { parseRateLimit, type RateLimitInfo } from '../internal/headers.js';
 import type { DeprecationNotice } from '../internal/deprecation.js';
 import type { RawResponse } from '../internal/exchange.js';
 
-export type { RateLimitInfo } from '../internal/headers.js';
+export type { RateLimitFamily, RateLimitInfo } from '../internal/headers.js';
 
 /** What `withResponse()` gives: the call's result beside the HTTP answer it came from. */
 export interface WithResponse<T> {

@@ -32,6 +32,8 @@ export interface ApiErrorInit {
   headers?: Headers | undefined;
   /** Field-level problems from the error body's `details`, if any. */
   details?: ErrorDetail[] | undefined;
+  /** The problem type URI of an RFC 9457 `application/problem+json` body, if the body is one. */
+  type?: string | undefined;
   /** True when the SDK raised the error itself, before sending anything; by default false. */
   local?: boolean | undefined;
   /** The request's method, such as `GET`; absent for local errors. */
@@ -56,6 +58,11 @@ export class ApiError extends EmployeeRecognitionError {
   declare readonly headers: Headers;
   /** Field-level problems, where the error body lists them. */
   declare readonly details: ErrorDetail[] | undefined;
+  /**
+   * The problem's `type` when the service answered with RFC 9457 `application/problem+json`
+   * (`about:blank` when the problem names none); undefined for any other body.
+   */
+  declare readonly type: string | undefined;
   /** True when the SDK raised this error itself, before any request left. */
   declare readonly local: boolean;
   /** The request's method, such as `POST`; undefined for local errors. */
@@ -75,6 +82,7 @@ export class ApiError extends EmployeeRecognitionError {
     this.requestId = init.requestId;
     this.headers = init.headers ?? new Headers();
     this.details = init.details;
+    this.type = init.type;
     this.local = init.local ?? false;
     this.method = init.method;
     this.url = init.url;
@@ -270,13 +278,16 @@ export class InvalidResponseError extends EmployeeRecognitionError {
 
 /** Longest excerpt of server text an error message keeps. */
 const EXCERPT_LENGTH = 200;
+/** Most field-level problems an error keeps from a body. */
+const MAX_DETAILS = 100;
 /** How much of a body is looked at to make a message: enough for any title or JSON error. */
 const SCANNED_LENGTH = 64 * 1024;
 
 /**
  * The typed error for a non-2xx answer. The body is the contract's `{ error: { code, message,
- * details } }`, or whatever a proxy sent instead: HTML, nothing, or truncated JSON still yield the
- * right class with the status and a readable message. `redact` removes the credential from every
+ * details } }`, an RFC 9457 problem (read as {@link parseErrorBody} says), or whatever a proxy
+ * sent instead: HTML, nothing, or truncated JSON still yield the right class with the status and
+ * a readable message. `redact` removes the credential from every
  * string taken from the answer, after JSON escapes are undone, so no echo survives.
  */
 export function errorFromResponse(
@@ -287,7 +298,7 @@ export function errorFromResponse(
   retryAfter: number | undefined,
 ): ApiError {
   const { status } = response;
-  const body = parseErrorBody(text);
+  const body = parseErrorBody(text, response.headers.get('content-type'));
   const clean = (value: string) => escapeControls(redact(value));
   const headers = redactHeaders(response.headers, redact);
   const init: ApiErrorInit = {
@@ -300,6 +311,7 @@ export function errorFromResponse(
       message: excerpt(clean(detail.message)),
     })),
     message: excerpt(clean(body?.message ?? describeUnexpectedBody(response, text))),
+    type: body?.type === undefined ? undefined : excerpt(clean(body.type)),
     requestId: headers.get(HEADER_REQUEST_ID) ?? undefined,
   };
   if (status === 429) return new RateLimitError({ ...init, retryAfter });
@@ -318,28 +330,99 @@ interface ParsedErrorBody {
   code?: string;
   message?: string;
   details?: ErrorDetail[];
+  type?: string;
 }
 
-function parseErrorBody(text: string): ParsedErrorBody | undefined {
+type Members = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Members => typeof value === 'object' && value !== null;
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/**
+ * The contract's `{ error: { code, message, details } }`, or an RFC 9457 problem: a body sent as
+ * `application/problem+json`, or one whose `title` or `detail` comes with a `status` or `type`.
+ * A problem's `code` member is the code (else the status's, as for any body); `detail`, else
+ * `title`, the message; its `type` (`about:blank` when absent, RFC 9457 §3.1.1) is kept; the
+ * `errors` extension gives the details, each item's `pointer` as the field.
+ */
+function parseErrorBody(body: string, contentType: string | null): ParsedErrorBody | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(body);
   } catch {
     return undefined;
   }
-  const error = (parsed as { error?: unknown } | null)?.error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, details } = error as Record<string, unknown>;
-  return {
-    ...(typeof code === 'string' && { code }),
-    ...(typeof message === 'string' && { message }),
-    ...(Array.isArray(details) && { details: details.filter(isErrorDetail) }),
-  };
+  if (!isObject(parsed)) return undefined;
+  const { error } = parsed;
+  if (isObject(error)) {
+    return withDetails(
+      { code: text(error.code), message: text(error.message) },
+      error.details,
+      (detail) => ({ field: text(detail.field), message: text(detail.message) }),
+    );
+  }
+  const { title, detail, status, type } = parsed;
+  const problem =
+    /^\s*application\/problem\+json\s*(;|$)/i.test(contentType ?? '') ||
+    ((text(title) ?? text(detail)) !== undefined &&
+      (typeof status === 'number' || text(type) !== undefined));
+  if (!problem) return undefined;
+  return withDetails(
+    {
+      code: text(parsed.code),
+      message: text(detail) ?? text(title),
+      type: text(type) ?? 'about:blank',
+    },
+    parsed.errors,
+    (item) => ({
+      field: fieldOfPointer(text(item.pointer)) ?? text(item.field),
+      message: text(item.detail) ?? text(item.title) ?? text(item.message),
+    }),
+  );
 }
 
-function isErrorDetail(value: unknown): value is ErrorDetail {
-  const detail = value as Partial<ErrorDetail> | null;
-  return typeof detail?.field === 'string' && typeof detail.message === 'string';
+/** `body` without its undefined members, with the first MAX_DETAILS usable items of `list`. */
+function withDetails(
+  body: { [Key in keyof ParsedErrorBody]: ParsedErrorBody[Key] | undefined },
+  list: unknown,
+  read: (item: Members) => { field: string | undefined; message: string | undefined },
+): ParsedErrorBody {
+  const parsed = Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== undefined),
+  ) as ParsedErrorBody;
+  if (Array.isArray(list)) {
+    parsed.details = list
+      .slice(0, MAX_DETAILS)
+      .filter(isObject)
+      .map(read)
+      .filter(
+        (item): item is ErrorDetail => item.field !== undefined && item.message !== undefined,
+      );
+  }
+  return parsed;
+}
+
+/**
+ * A JSON Pointer (RFC 6901, plain or as a URI fragment) written as the SDK names fields:
+ * `#/profile/color` is `profile.color`, `/items/0` is `items.0`; anything else is kept as it is.
+ */
+function fieldOfPointer(pointer: string | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  let path = pointer;
+  if (path.startsWith('#')) {
+    try {
+      path = decodeURIComponent(path.slice(1));
+    } catch {
+      path = path.slice(1);
+    }
+  }
+  if (!path.startsWith('/')) return path;
+  return path
+    .split('/')
+    .slice(1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
 }
 
 /**

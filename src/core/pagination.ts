@@ -28,6 +28,17 @@ export type PageFetcher<Item, Params extends PageParams> = (
   options: RequestOptions,
 ) => PagePromise<Item, Params>;
 
+/**
+ * The next page as an answer's `Link` header names it (RFC 8288 `rel="next"`), on the client's
+ * own origin and below its base URL: its URL, and how to fetch it.
+ *
+ * @internal
+ */
+export interface LinkedPage<Item, Params extends PageParams> {
+  url: string;
+  fetch: (options: RequestOptions) => PagePromise<Item, Params>;
+}
+
 /** One page of a list: its records, its pagination, and the way to the next page. */
 export class Page<Item, Params extends PageParams = PageParams> {
   /** The records of this page. */
@@ -37,6 +48,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
   readonly #params: Params;
   readonly #fetchPage: PageFetcher<Item, Params>;
   readonly #options: RequestOptions;
+  readonly #link: LinkedPage<Item, Params> | undefined;
 
   /**
    * Made by the list methods; customers never construct one.
@@ -48,17 +60,33 @@ export class Page<Item, Params extends PageParams = PageParams> {
     params: Params,
     fetchPage: PageFetcher<Item, Params>,
     options: RequestOptions,
+    link?: LinkedPage<Item, Params>,
   ) {
     this.data = body.data;
     this.pagination = body.pagination;
     this.#params = params;
     this.#fetchPage = fetchPage;
     this.#options = options;
+    this.#link = link;
+  }
+
+  /**
+   * The URL of the next page when the answer's `Link` header names it and the body gives no
+   * cursor: then {@link getNextPage} and iteration follow it. Undefined otherwise.
+   *
+   * @internal
+   */
+  nextPageLink(): string | undefined {
+    const cursor = this.pagination.next_cursor;
+    const bodyCursor = typeof cursor === 'string' && cursor !== '';
+    return this.data.length === 0 || bodyCursor ? undefined : this.#link?.url;
   }
 
   /**
    * The parameters of the next page, or null at the end. The cursor is followed where the service
    * gives one, page numbers otherwise; filters carry over. A null cursor ends a cursor-mode list.
+   * Where the answer's `Link` header names the next page instead (RFC 8288), {@link getNextPage}
+   * and iteration follow that link; this method still gives what the body says.
    */
   nextPageParams(): Params | null {
     if (this.data.length === 0) return null;
@@ -74,11 +102,12 @@ export class Page<Item, Params extends PageParams = PageParams> {
 
   /** Whether another page follows this one. */
   hasNextPage(): boolean {
-    return this.nextPageParams() !== null;
+    return this.nextPageLink() !== undefined || this.nextPageParams() !== null;
   }
 
   /** Requests the next page. Throws if there is none: check {@link hasNextPage} first. */
   getNextPage(options: RequestOptions = this.#options): PagePromise<Item, Params> {
+    if (this.nextPageLink() !== undefined) return this.#link!.fetch(options);
     const params = this.nextPageParams();
     if (params === null) {
       throw new EmployeeRecognitionError('This is the last page: check hasNextPage() first.');
@@ -154,9 +183,9 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
 
 /**
  * Pages from `next` on, each fetched while the caller works on the one before, as long as
- * `wantsNext` says the caller will want it. A list that does not advance (a cursor or page number
- * seen before, as from a server that ignores `page`) ends with InvalidResponseError at the first
- * repeat: no answer can make the loop endless.
+ * `wantsNext` says the caller will want it. A list that does not advance (a cursor, page number
+ * or next link seen before, as from a server that ignores `page`) ends with InvalidResponseError
+ * at the first repeat: no answer can make the loop endless.
  */
 async function* iteratePages<Item, Params extends PageParams>(
   next: PromiseLike<Page<Item, Params>> | Page<Item, Params> | undefined,
@@ -167,7 +196,7 @@ async function* iteratePages<Item, Params extends PageParams>(
   // `next` is overwritten every turn, so no earlier page stays reachable from this loop.
   while (next) {
     const page = await next;
-    const following = page.nextPageParams();
+    const following = page.nextPageLink() ?? page.nextPageParams();
     const stalled = following === null ? undefined : stalledList(following, seen);
     if (stalled) {
       yield page;
@@ -189,11 +218,16 @@ async function* iteratePages<Item, Params extends PageParams>(
 }
 
 /** The error for a next page seen before, or undefined when the list advances (and is noted). */
-function stalledList(following: PageParams, seen: Set<string>): InvalidResponseError | undefined {
+function stalledList(
+  following: PageParams | string,
+  seen: Set<string>,
+): InvalidResponseError | undefined {
   const [field, value] =
-    following.cursor === undefined
-      ? ['pagination.page', `page ${following.page}`]
-      : ['pagination.next_cursor', `cursor ${following.cursor}`];
+    typeof following === 'string'
+      ? ['headers.link', `link ${following}`]
+      : following.cursor === undefined
+        ? ['pagination.page', `page ${following.page}`]
+        : ['pagination.next_cursor', `cursor ${following.cursor}`];
   if (!seen.has(value)) {
     seen.add(value);
     return undefined;

@@ -4,7 +4,8 @@ import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
 import type { CallObserver } from './observer.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
-import type { OperationName } from '../contract.js';
+import { HEADER_LINK, type OperationName } from '../contract.js';
+import { readLinks } from '../internal/link.js';
 import type { ApiRequest, QueryValue, RawResponse } from '../internal/exchange.js';
 import type { Transport } from './request.js';
 import { integer, parseQuery, parseResponse } from './validation.js';
@@ -107,30 +108,60 @@ export function sendPageRequest<Item, Params extends PageParams>(
   params: Params | null | undefined,
   options: RequestOptions | null | undefined,
 ): PagePromise<Item, Params> {
+  // `linked`: the path and query of a page an answer's Link header named, sent as it is.
   const fetchPage = (
     pageParams: Params,
     pageOptions: RequestOptions | null | undefined,
+    linked?: string,
   ): PagePromise<Item, Params> => {
-    const request: ApiRequest = { operation, method: 'GET', path };
+    const request: ApiRequest = { operation, method: 'GET', path: linked ?? path };
     const raw = observed(transport, operation, (observer) => {
-      request.query = paramsSchema
-        ? parseQuery(paramsSchema, pageParams)
-        : (pageParams as unknown as Record<string, QueryValue>);
+      if (linked === undefined) {
+        request.query = paramsSchema
+          ? parseQuery(paramsSchema, pageParams)
+          : (pageParams as unknown as Record<string, QueryValue>);
+      }
       return transport.send(request, pageOptions, observer);
     });
     return new PagePromise(
       raw,
-      (answer) =>
-        new Page(
+      (answer) => {
+        const next = nextLink(transport.config.baseUrl, request, answer.response.headers);
+        return new Page(
           parseResponse(page, answer, request, transport.validation) as PageResponse<Item>,
           pageParams,
           fetchPage,
           pageOptions ?? {},
-        ),
+          next && {
+            url: next.url,
+            fetch: (options) => fetchPage(pageParams, options, next.path),
+          },
+        );
+      },
       pageOptions ?? {},
     );
   };
   return fetchPage(params ?? ({} as Params), options);
+}
+
+/**
+ * The page an answer's `Link: <…>; rel="next"` names (RFC 8288), resolved against the request's
+ * URL, when it is on the base URL's origin and below its path: its URL, and its path and query
+ * below the base URL, to send with the client's credential. A link elsewhere is not followed, so
+ * the credential never goes to another origin; the body's pagination then decides.
+ */
+function nextLink(
+  baseUrl: string,
+  request: ApiRequest,
+  headers: Headers,
+): { url: string; path: string } | undefined {
+  const url = readLinks(headers.get(HEADER_LINK), baseUrl + request.path).get('next');
+  if (url === undefined) return undefined;
+  const base = new URL(baseUrl);
+  const next = new URL(url);
+  const prefix = base.pathname.replace(/\/$/, '');
+  if (next.origin !== base.origin || !next.pathname.startsWith(`${prefix}/`)) return undefined;
+  return { url: next.href, path: next.pathname.slice(prefix.length) + next.search };
 }
 
 /**

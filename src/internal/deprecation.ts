@@ -11,6 +11,7 @@
  * as the epoch) or after the year 9999.
  */
 import { HEADER_DEPRECATION, HEADER_LINK, HEADER_SUNSET } from '../contract.js';
+import { readLinks } from './link.js';
 
 /**
  * The service's notice that an operation is deprecated or will stop answering, read from the
@@ -38,17 +39,6 @@ export interface DeprecationNotice {
 const MAX_WARNED = 256;
 
 /**
- * One token of a `Link` value (RFC 8288 §3), in a single forward pass: a `<uri>` (an unclosed `<`
- * runs to the end), a `rel` parameter with its quoted or token value, a quoted string elsewhere
- * (an unclosed quote runs to the end, as quoted-string says), a comma between links, or any other
- * run of text. The alternatives start on different characters, and only the `rel` one can fail
- * once started, over the spaces after a `;` that the next token then takes: each character is read
- * at most twice.
- */
-const LINK_TOKEN =
-  /<([^>]*)>?|;\s*rel\s*=\s*("(?:[^"\\]|\\.)*"?|[^\s;,"]*)|"(?:[^"\\]|\\.)*"?|,|[^<",;]+|;/gi;
-
-/**
  * The notice an answer's headers carry, or undefined when it carries none (no usable
  * `Deprecation` or `Sunset`). `base` resolves relative links (the request's URL); only http(s)
  * links are kept, without user info. `now` places two-digit years of the obsolete RFC 850 date.
@@ -73,7 +63,9 @@ export function parseDeprecation(
   const notice: DeprecationNotice = { deprecated };
   if (deprecatedAt) notice.deprecatedAt = deprecatedAt;
   if (sunsetAt) notice.sunsetAt = sunsetAt;
-  readLinks(headers.get(HEADER_LINK), base, notice);
+  const links = readLinks(headers.get(HEADER_LINK), base);
+  if (links.has('deprecation')) notice.deprecationLink = links.get('deprecation');
+  if (links.has('sunset')) notice.sunsetLink = links.get('sunset');
   return notice;
 }
 
@@ -165,49 +157,4 @@ function inRange(ms: number): number | undefined {
 /** An ISO 8601 date without milliseconds (`2027-06-30T00:00:00Z`), or `not given`. */
 function isoDate(date: Date | undefined): string {
   return date?.toISOString().replace('.000Z', 'Z') ?? 'not given';
-}
-
-/**
- * Puts the first `rel="deprecation"` and `rel="sunset"` links of a `Link` value (its first 16 KB,
- * 64 links at most) on `notice`, in one pass of LINK_TOKEN. A link is its first `<uri>` and its
- * first `rel`, a space-separated list read case-insensitively, up to the next comma outside `<…>`
- * and quotes; a link without both is skipped.
- */
-function readLinks(
-  value: string | null,
-  base: string | undefined,
-  notice: DeprecationNotice,
-): void {
-  let target: string | undefined;
-  let rel: string | undefined;
-  let links = 0;
-  // A comma after the last link ends it as it ends the others.
-  for (const [token, uri, relValue] of `${(value ?? '').slice(0, 16 * 1024)},`.matchAll(
-    LINK_TOKEN,
-  )) {
-    target ??= uri;
-    rel ??= relValue;
-    if (token === ',') {
-      const rels = rel
-        ?.replace(/\\(.)/g, '$1')
-        .toLowerCase()
-        .split(/[\s"]+/);
-      const url = target !== undefined && rels && linkUrl(target, base);
-      if (url && rels.includes('deprecation')) notice.deprecationLink ??= url;
-      if (url && rels.includes('sunset')) notice.sunsetLink ??= url;
-      if (++links > 63) return;
-      target = rel = undefined;
-    }
-  }
-}
-
-/** A link's absolute http(s) URL without user info, at most 2,048 characters, or undefined. */
-function linkUrl(target: string, base: string | undefined): string | undefined {
-  try {
-    const url = new URL(target, base);
-    url.username = url.password = '';
-    return /^https?:$/.test(url.protocol) && url.href.length <= 2048 ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -13,7 +13,16 @@ import {
 /** The longest the SDK waits on the service's word: a longer wait goes back to the caller. */
 export const MAX_WAIT_MS = 60_000;
 
-/** The X-RateLimit-* headers of an answer, parsed. */
+/**
+ * Which header family carried an answer's rate-limit window:
+ * - `x-ratelimit`: the contract's `X-RateLimit-Limit`, `-Remaining`, `-Reset`;
+ * - `ratelimit`: the IETF draft's earlier `RateLimit-Limit`, `-Remaining`, `-Reset` (seconds from now);
+ * - `ratelimit-structured`: the draft's structured `RateLimit` field, with the limit in it or in
+ *   `RateLimit-Policy`.
+ */
+export type RateLimitFamily = 'x-ratelimit' | 'ratelimit' | 'ratelimit-structured';
+
+/** The rate-limit window an answer's headers describe, parsed. */
 export interface RateLimitInfo {
   /** Requests allowed per window (the key's tier). */
   limit: number;
@@ -21,27 +30,125 @@ export interface RateLimitInfo {
   remaining: number;
   /** When the window resets. */
   reset: Date;
+  /** The header family that carried the window; always set on what the SDK parses. */
+  family?: RateLimitFamily | undefined;
 }
 
 // Later than any real reset (year 2286): a reset beyond it is garbage, not a time.
 const MAX_RESET_SECONDS = 1e10;
+// Earlier than any window still open (2001-09-09): an X-RateLimit-Reset below it is seconds from
+// now, as GitHub-style and IETF-style servers both send under that name.
+const MIN_UNIX_RESET_SECONDS = 1e9;
 
 /**
- * Parses X-RateLimit-Limit, -Remaining and -Reset (Unix seconds); undefined if any is missing,
- * not a plain non-negative number, or a reset no clock will reach.
+ * The rate-limit window an answer describes, from the first family present of: X-RateLimit-Limit,
+ * -Remaining and -Reset (Unix seconds, or seconds from `now` when below 10^9); the IETF draft's
+ * RateLimit-Limit, -Remaining and -Reset (seconds from `now`); its structured `RateLimit` field,
+ * `"policy";r=…;t=…` with the limit from `RateLimit-Policy`'s `q` (or the older `limit=…,
+ * remaining=…, reset=…`). Undefined when no family gives a plain limit, remaining and reset. A
+ * reset counted from now is rounded up to the second, so answers of one window agree on it.
  */
-export function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
-  const limit = plainNumber(headers.get(HEADER_RATE_LIMIT_LIMIT));
-  const remaining = plainNumber(headers.get(HEADER_RATE_LIMIT_REMAINING));
-  const reset = plainNumber(headers.get(HEADER_RATE_LIMIT_RESET));
+export function parseRateLimit(headers: Headers, now = Date.now()): RateLimitInfo | undefined {
+  const x = window(
+    headers.get(HEADER_RATE_LIMIT_LIMIT),
+    headers.get(HEADER_RATE_LIMIT_REMAINING),
+    headers.get(HEADER_RATE_LIMIT_RESET),
+  );
+  if (x) return info(x, x[2] < MIN_UNIX_RESET_SECONDS, now, 'x-ratelimit');
+  const fields = window(
+    headers.get('ratelimit-limit'),
+    headers.get('ratelimit-remaining'),
+    headers.get('ratelimit-reset'),
+  );
+  if (fields) return info(fields, true, now, 'ratelimit');
+  const structured = structuredWindow(headers);
+  return structured && info(structured, true, now, 'ratelimit-structured');
+}
+
+/** Limit, remaining and reset as plain numbers; a field's first list member counts (`100, 100;w=60`). */
+function window(...values: (string | null | undefined)[]): [number, number, number] | undefined {
+  const numbers = values.map((value) => plainNumber(value?.slice(0, 1024).split(/[,;]/)[0]));
+  const [limit, remaining, reset] = numbers;
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  if (reset > MAX_RESET_SECONDS) return undefined;
-  return { limit, remaining, reset: new Date(reset * 1000) };
+  return reset > MAX_RESET_SECONDS ? undefined : [limit, remaining, reset];
+}
+
+function info(
+  [limit, remaining, reset]: [number, number, number],
+  fromNow: boolean,
+  now: number,
+  family: RateLimitFamily,
+): RateLimitInfo {
+  const at = fromNow ? Math.ceil(now / 1000 + reset) * 1000 : reset * 1000;
+  return { limit, remaining, reset: new Date(at), family };
+}
+
+/**
+ * The window of the structured `RateLimit` field (draft-ietf-httpapi-ratelimit-headers): of its
+ * policies, the one with the fewest requests left, its limit the `q` of the `RateLimit-Policy`
+ * member of the same name (or of the only one, or that member's bare number); or the older
+ * dictionary `limit=…, remaining=…, reset=…`.
+ */
+function structuredWindow(headers: Headers): [number, number, number] | undefined {
+  const members = structuredMembers(headers.get('ratelimit'));
+  const dictionary = new Map(members.map((member) => [member.name, member.value]));
+  const old = window(dictionary.get('limit'), dictionary.get('remaining'), dictionary.get('reset'));
+  if (old) return old;
+  const policies = structuredMembers(headers.get('ratelimit-policy'));
+  let best: [number, number, number] | undefined;
+  for (const member of members) {
+    const policy =
+      policies.find((candidate) => candidate.name === member.name) ??
+      (policies.length === 1 ? policies[0] : undefined);
+    // draft-08 on: `"name";q=100;w=60`; before it, the bare limit: `100;w=60`.
+    const limit = policy?.params.get('q') ?? policy?.name;
+    const found = window(limit, member.params.get('r'), member.params.get('t'));
+    if (found && (best === undefined || found[1] < best[1])) best = found;
+  }
+  return best;
+}
+
+interface StructuredMember {
+  /** The item (a string or token) or the dictionary key. */
+  name: string;
+  /** A dictionary member's value. */
+  value: string | undefined;
+  params: Map<string, string>;
+}
+
+/**
+ * The members of a structured field list or dictionary (RFC 9651), read loosely in one pass over
+ * the value's first kilobyte, 16 members at most: `"name";a=1;b=2, key=value;c=3`. Quotes are
+ * dropped from names and values; a comma or semicolon inside quotes does not split.
+ */
+function structuredMembers(value: string | null): StructuredMember[] {
+  const members: StructuredMember[] = [];
+  if (value === null) return members;
+  const parts: string[][] = [[]];
+  let current = '';
+  let quoted = false;
+  for (const char of value.slice(0, 1024)) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === ';' || char === ',')) {
+      parts.at(-1)!.push(current.trim());
+      current = '';
+      if (char === ',') parts.push([]);
+    } else current += char;
+  }
+  parts.at(-1)!.push(current.trim());
+  for (const [head = '', ...rest] of parts.slice(0, 16)) {
+    const [name = '', value] = head.split('=', 2);
+    const params = new Map(
+      rest.map((param) => param.split('=', 2) as [string, string]).filter(([, v]) => v),
+    );
+    members.push({ name: name.toLowerCase(), value, params });
+  }
+  return members;
 }
 
 /**
  * Milliseconds the service asks to wait: Retry-After (delay-seconds or an HTTP-date), else
- * X-RateLimit-Reset (Unix seconds), else the IETF `RateLimit-Reset` / `RateLimit: …;t=` (delta
+ * X-RateLimit-Reset (Unix seconds, or seconds from now below 10^9), else the IETF `RateLimit-Reset` / `RateLimit: …;t=` (delta
  * seconds). Undefined when none says anything usable, so the caller falls back to backoff. A
  * header repeated (`30, 30`) counts when its values agree. A window's reset counts only when its
  * remaining count is not above 0: every answer carries the reset, and a 503 from a window with
@@ -61,7 +168,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
     reset <= MAX_RESET_SECONDS &&
     spent(headers, HEADER_RATE_LIMIT_REMAINING)
   ) {
-    return Math.max(0, reset * 1000 - now);
+    return reset < MIN_UNIX_RESET_SECONDS ? toMs(reset) : Math.max(0, reset * 1000 - now);
   }
   const ietfReset = plainNumber(single(headers.get('ratelimit-reset')));
   if (ietfReset !== undefined && spent(headers, 'ratelimit-remaining')) return toMs(ietfReset);

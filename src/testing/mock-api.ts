@@ -13,6 +13,7 @@ import { createIdempotencyCache } from './idempotency.js';
 import { createOAuthServer, type MockOAuth } from './oauth.js';
 import type { Answer, Caller, OperationContext } from './operation.js';
 import { type MockApiOptions, resolveOptions } from './options.js';
+import { speakDialect } from './dialect.js';
 import { createRandom } from './random.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { MockStore } from './records.js';
@@ -92,12 +93,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const faults = createFaults();
   const oauth = createOAuthServer(config.oauth, config.seed, config.now);
   const identify = createKeyring(config.keys, oauth.identify);
-  const limiter = createRateLimiter(config.rateLimitWindowMs);
+  const { dialect } = config;
+  const limiter = createRateLimiter(config.rateLimitWindowMs, dialect.rateLimitHeaders);
   const idempotency = createIdempotencyCache();
   const dispatcher = createWebhookDispatcher({
     store,
     fetch: config.webhookFetch,
-    now: config.now,
+    // The service's clock: a skewed one stamps its deliveries as skewed.
+    now: dialect.clockSkewMs ? () => config.now() + dialect.clockSkewMs : config.now,
     random: createRandom(config.seed),
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
@@ -161,7 +164,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       // A bug in the mock: say what it was rather than crash the test's fetch.
       answer = { status: 500, body: errorBody(500, `The mock failed: ${String(error)}`) };
     }
+    answer = speakDialect(answer, dialect, {
+      baseUrl: config.baseUrl,
+      path,
+      query: url.searchParams,
+    });
     return toResponse(answer, {
+      // The service's clock, as every HTTP server sends it (RFC 9110 §6.6.1).
+      date: new Date(now + dialect.clockSkewMs).toUTCString(),
       [HEADER_REQUEST_ID]: id,
       ...limit.headers,
       ...deprecationHeaders(request.method, path),

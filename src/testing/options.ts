@@ -12,6 +12,7 @@ import {
 } from '../contract.js';
 import { normalizeBaseUrl } from '../core/config.js';
 import type { MockKey } from './auth.js';
+import { type MockDialect, type ResolvedDialect, resolveDialect } from './dialect.js';
 import { type MockOAuthOptions, type ResolvedOAuthOptions, resolveOAuthOptions } from './oauth.js';
 import { createRandom } from './random.js';
 import type { WebhookFetch } from './webhook-delivery.js';
@@ -55,6 +56,12 @@ export interface MockApiOptions {
    * for a deprecation as of the reference date with no sunset.
    */
   deprecations?: Readonly<Partial<Record<OperationName, MockDeprecation | true>>> | undefined;
+  /**
+   * The standard variants the mock speaks instead of the contract's forms: other rate-limit
+   * headers, RFC 9457 errors, `Link` paging, a skewed clock, renamed record fields. Default
+   * none: `{ errors: 'problem', pagination: 'link' }` changes those two and keeps the rest.
+   */
+  dialect?: MockDialect | undefined;
 }
 
 /** How the mock announces one operation's deprecation (RFC 9745, RFC 8594, RFC 8288). */
@@ -71,8 +78,9 @@ export interface MockDeprecation {
 
 /** The options with their defaults applied. */
 export type ResolvedOptions = Required<
-  Omit<MockApiOptions, 'referenceDate' | 'tier' | 'oauth' | 'deprecations'>
+  Omit<MockApiOptions, 'referenceDate' | 'tier' | 'oauth' | 'deprecations' | 'dialect'>
 > & {
+  dialect: ResolvedDialect;
   referenceMs: number;
   oauth: ResolvedOAuthOptions;
   /** The headers of each deprecated operation's answers, by its `method path` template. */
@@ -130,6 +138,7 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
     webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DELIVERY_TIMEOUT_MS,
     oauth: resolveOAuthOptions(options.oauth, baseUrl, seed),
     deprecations: deprecationHeaders(options.deprecations ?? {}, referenceMs),
+    dialect: resolveDialect(options.dialect),
   };
 }
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   HEADER_IDEMPOTENCY_KEY,
+  HEADER_LINK,
   HEADER_RATE_LIMIT_LIMIT,
   HEADER_RATE_LIMIT_REMAINING,
   HEADER_RATE_LIMIT_RESET,
@@ -52,6 +53,14 @@ const CORS_HEADERS = {
     HEADER_RATE_LIMIT_RESET,
     HEADER_RETRY_AFTER,
     HEADER_IDEMPOTENT_REPLAYED,
+    // What the `dialect` option sends instead (dialect.ts), and the service's clock.
+    'ratelimit-limit',
+    'ratelimit-remaining',
+    'ratelimit-reset',
+    'ratelimit',
+    'ratelimit-policy',
+    HEADER_LINK,
+    'date',
   ].join(', '),
 };
 const PREFLIGHT_HEADERS = {

@@ -30,7 +30,12 @@ describe('ApiPromise', () => {
     expect(data).toEqual({ data: { id: 'u1' } });
     expect(response).toBeInstanceOf(Response);
     expect(requestId).toBe('req_1');
-    expect(rateLimit).toEqual({ limit: 100, remaining: 99, reset: new Date(1_795_000_000_000) });
+    expect(rateLimit).toEqual({
+      limit: 100,
+      remaining: 99,
+      reset: new Date(1_795_000_000_000),
+      family: 'x-ratelimit',
+    });
   });
 
   it('parses the body once however often it is awaited', async () => {

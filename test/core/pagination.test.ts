@@ -5,6 +5,7 @@ import {
   json,
   queryOf,
   records,
+  TEST_API_KEY,
   TEST_BASE_URL,
   testClient,
   UUID,
@@ -334,5 +335,102 @@ describe('a list that does not advance', () => {
       for await (const _ of client.recognitions.list({ page: 1 })) void _;
     })().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'InvalidResponseError' });
+  });
+});
+
+describe('a list paged by its Link header (RFC 8288)', () => {
+  /**
+   * Serves `total` recognitions by an `after` offset that only the `Link: rel="next"` header
+   * names; the body has no cursor, and a `page` is ignored, so only a client that follows the
+   * link reads the whole list. `link(after)` writes the header's target.
+   */
+  function serveByLink(total: number, link = (after: number) => `/v1/recognitions?after=${after}`) {
+    server.use(
+      http.get(RECOGNITIONS, ({ request }) => {
+        const after = Number(new URL(request.url).searchParams.get('after') ?? 0);
+        const end = Math.min(after + 5, total);
+        const data = Array.from({ length: end - after }, (_, i) => recognition(after + i));
+        const headers = new Headers({ 'content-type': 'application/json' });
+        if (end < total) {
+          headers.set('link', `<${link(end)}>; rel="prev first", <${link(end)}>; rel="next"`);
+        }
+        return new Response(JSON.stringify({ data, pagination: { page: 1, total_pages: 1 } }), {
+          headers,
+        });
+      }),
+    );
+  }
+
+  it('follows rel="next" on the same origin, sending its query as given, with the credential', async () => {
+    serveByLink(12);
+    const messages: string[] = [];
+    for await (const r of client.recognitions.list({ limit: 5 })) messages.push(r.message);
+    expect(messages).toEqual(Array.from({ length: 12 }, (_, i) => `#${i}`));
+    expect(requests.map(queryOf)).toEqual([{ limit: '5' }, { after: '5' }, { after: '10' }]);
+    expect(new Set(requests.map((r) => r.headers.get('authorization')))).toEqual(
+      new Set([`Bearer ${TEST_API_KEY}`]),
+    );
+  });
+
+  it('hasNextPage() and getNextPage() follow the link by hand; an absolute same-origin link too', async () => {
+    serveByLink(7, (after) => `${TEST_BASE_URL}/v1/recognitions?after=${after}`);
+    const first = await client.recognitions.list();
+    expect(first.hasNextPage()).toBe(true);
+    const second = await first.getNextPage();
+    expect(second.data.map((r) => r.message)).toEqual(['#5', '#6']);
+    expect(second.hasNextPage()).toBe(false);
+  });
+
+  it('never sends the credential to another origin: such a link is not followed', async () => {
+    const elsewhere: Request[] = [];
+    server.use(
+      http.get('http://elsewhere.test/*', ({ request }) => {
+        elsewhere.push(request);
+        return json({ data: [], pagination: { page: 1, total_pages: 1 } });
+      }),
+    );
+    for (const target of [
+      'http://elsewhere.test/v1/recognitions?after=5',
+      '//elsewhere.test/v1/recognitions?after=5',
+      'https://api.test/v1/recognitions?after=5',
+      'http://user:pass@elsewhere.test/v1/recognitions',
+      'javascript:alert(1)',
+    ]) {
+      serveByLink(12, () => target);
+      const all = await client.recognitions.list().toArray({ limit: 100 });
+      expect(all).toHaveLength(5);
+    }
+    expect(elsewhere).toHaveLength(0);
+  });
+
+  it('prefers a cursor in the body to the link', async () => {
+    server.use(
+      http.get(RECOGNITIONS, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        const body = {
+          data: [recognition(cursor ? 2 : 1)],
+          pagination: { page: 1, total_pages: 2, next_cursor: cursor ? null : 'c2' },
+        };
+        return new Response(JSON.stringify(body), {
+          headers: { 'content-type': 'application/json', link: '</v1/x?after=99>; rel="next"' },
+        });
+      }),
+    );
+    const first = await client.recognitions.list();
+    await first.getNextPage();
+    expect(requests.map(queryOf)).toEqual([{}, { cursor: 'c2' }]);
+  });
+
+  it('ends with InvalidResponseError when the link leads to a page seen before', async () => {
+    serveByLink(12, () => '/v1/recognitions?after=5&same=1');
+    const error = await client.recognitions
+      .list()
+      .toArray({ limit: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'InvalidResponseError',
+      issues: [{ path: 'headers.link', message: 'repeats an earlier page' }],
+    });
+    expect(requests).toHaveLength(2);
   });
 });

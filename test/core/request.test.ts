@@ -156,6 +156,107 @@ describe('errors from answers', () => {
   });
 });
 
+describe('RFC 9457 problem details', () => {
+  const problem = (body: unknown, status: number, type = 'application/problem+json') =>
+    script(
+      'get',
+      USERS_URL,
+      () =>
+        new HttpResponse(JSON.stringify(body), {
+          status,
+          headers: { 'content-type': type, 'x-request-id': 'req_problem' },
+        }),
+    );
+
+  it("reads message from detail, type, and details from the errors member; code stays the status's", async () => {
+    problem(
+      {
+        type: 'https://problems.example/validation',
+        title: 'Your request is not valid.',
+        status: 422,
+        detail: 'The recognition has 2 problems.',
+        errors: [
+          { pointer: '#/recipient_id', detail: 'must be a UUID' },
+          { pointer: '/profile/a~1b/0', detail: 'must be 1 or more' },
+          { detail: 'no pointer: left out' },
+          'not an object',
+        ],
+      },
+      422,
+    );
+    const error = await getUsers().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'validation_error',
+      type: 'https://problems.example/validation',
+      message: `The recognition has 2 problems. (422 validation_error from GET ${USERS_URL})`,
+      requestId: 'req_problem',
+      details: [
+        { field: 'recipient_id', message: 'must be a UUID' },
+        { field: 'profile.a/b.0', message: 'must be 1 or more' },
+      ],
+    });
+  });
+
+  it('takes code from a code member, message from title without detail, type about:blank when absent', async () => {
+    problem({ title: 'Not Found', status: 404, code: 'user_missing' }, 404);
+    const error = await getUsers().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ code: 'user_missing', type: 'about:blank' });
+    expect((error as Error).message).toBe(`Not Found (404 user_missing from GET ${USERS_URL})`);
+  });
+
+  it('recognizes a problem sent as application/json by its members', async () => {
+    problem(
+      { type: 'about:blank', title: 'Forbidden', detail: 'Missing users:read' },
+      403,
+      'application/json',
+    );
+    const error = await getUsers().catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'insufficient_scope',
+      message: expect.stringMatching(/^Missing users:read /),
+    });
+  });
+
+  it("leaves type undefined for the contract's body and any other, and ignores members of the wrong type", async () => {
+    script('get', USERS_URL, () =>
+      HttpResponse.json(errorBody('not_found', 'gone'), { status: 404 }),
+    );
+    expect(await getUsers().catch((e: unknown) => e)).toMatchObject({
+      type: undefined,
+      message: expect.stringMatching(/^gone /),
+    });
+    problem({ type: 42, title: ['x'], detail: null, code: {}, errors: 'all' }, 400);
+    const error = await getUsers().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ code: 'invalid_request', type: 'about:blank', details: undefined });
+    expect((error as Error).message).toMatch(/^400/);
+  });
+
+  it('keeps at most 100 details of 200-character excerpts, control characters escaped and the key redacted', async () => {
+    problem(
+      {
+        title: 'Bad',
+        detail: `echo ${TEST_API_KEY}\u001b[31m`,
+        type: `https://problems.example/${'t'.repeat(300)}`,
+        errors: Array.from({ length: 5000 }, (_, index) => ({
+          pointer: `/f${index}`,
+          detail: `${TEST_API_KEY} ${'x'.repeat(300)}`,
+        })),
+      },
+      400,
+    );
+    const error = (await getUsers().catch((e: unknown) => e)) as BadRequestError;
+    expect(error.details).toHaveLength(100);
+    expect(error.details![0]!.message.length).toBeLessThanOrEqual(201);
+    expect(error.type!.length).toBeLessThanOrEqual(201);
+    expect(JSON.stringify([error.message, error.details, error.type])).not.toContain(TEST_API_KEY);
+    expect(error.message).not.toContain('\u001b');
+  });
+});
+
 describe('the wait for a credential', () => {
   /** A token function that never answers, keeping the context of each time it was asked. */
   function hangingTokenFunction() {

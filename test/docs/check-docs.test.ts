@@ -78,6 +78,11 @@ it('fails links to missing files, missing headings, the web (autolinks too) and 
   expect(output).not.toMatch(/link docs\/guide\.md(#a-code|#usage-1)?:/);
   expect(output).not.toMatch(/link #fixture/);
   expect(output).not.toMatch(/link \.\.\/README\.md/);
+  // An explicit <a id> names a row (docs/assumptions.md's); one inside a code fence does not.
+  expect(output).not.toMatch(/link docs\/guide\.md#a-row/);
+  expect(output).toContain(
+    `README.md:${lineOf(readme, '[a fenced anchor]')}: link docs/guide.md#fenced-anchor: no heading #fenced-anchor in docs/guide.md`,
+  );
 });
 
 it('ends with the count and exits 1 on a failure', () => {

@@ -26,6 +26,8 @@ describe('retryAfterMs', () => {
 
   it('reads X-RateLimit-Reset as Unix seconds, and ignores one no clock reaches', () => {
     expect(retryAfterMs(headers({ 'x-ratelimit-reset': String(NOW / 1000 + 7) }), NOW)).toBe(7000);
+    // Below 10^9 no Unix time is a window still open: it is seconds from now.
+    expect(retryAfterMs(headers({ 'x-ratelimit-reset': '7' }), NOW)).toBe(7000);
     expect(retryAfterMs(headers({ 'x-ratelimit-reset': '1e308' }), NOW)).toBeUndefined();
     expect(retryAfterMs(headers({ 'x-ratelimit-reset': '99999999999999' }), NOW)).toBeUndefined();
   });
@@ -103,7 +105,114 @@ describe('parseRateLimit', () => {
           'x-ratelimit-reset': '1795000000',
         }),
       ),
-    ).toEqual({ limit: 100, remaining: 99, reset: new Date(1_795_000_000_000) });
+    ).toEqual({
+      limit: 100,
+      remaining: 99,
+      reset: new Date(1_795_000_000_000),
+      family: 'x-ratelimit',
+    });
+  });
+
+  it('reads an X-RateLimit-Reset below 10^9 as seconds from now, rounded up to the second', () => {
+    const info = parseRateLimit(
+      headers({
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '5',
+        'x-ratelimit-reset': '42',
+      }),
+      NOW + 300,
+    );
+    expect(info).toEqual({
+      limit: 60,
+      remaining: 5,
+      reset: new Date(NOW + 43_000),
+      family: 'x-ratelimit',
+    });
+  });
+
+  it("reads the IETF draft's earlier RateLimit-Limit, -Remaining and -Reset (seconds from now)", () => {
+    expect(
+      parseRateLimit(
+        headers({
+          'ratelimit-limit': '100, 100;w=60',
+          'ratelimit-remaining': '37',
+          'ratelimit-reset': '20',
+        }),
+        NOW,
+      ),
+    ).toEqual({ limit: 100, remaining: 37, reset: new Date(NOW + 20_000), family: 'ratelimit' });
+  });
+
+  it("reads the draft's structured RateLimit with its RateLimit-Policy, the tightest policy first", () => {
+    expect(
+      parseRateLimit(
+        headers({
+          'ratelimit-policy': '"burst";q=10;w=1, "default";q=1000;w=60',
+          ratelimit: '"default";r=800;t=30, "burst";r=2;t=1',
+        }),
+        NOW,
+      ),
+    ).toEqual({
+      limit: 10,
+      remaining: 2,
+      reset: new Date(NOW + 1000),
+      family: 'ratelimit-structured',
+    });
+    // One policy applies to a RateLimit item of another name; the older dictionary form too.
+    expect(
+      parseRateLimit(headers({ 'ratelimit-policy': '100;w=60', ratelimit: '"x";r=9;t=12' }), NOW),
+    ).toMatchObject({ limit: 100, remaining: 9, reset: new Date(NOW + 12_000) });
+    expect(
+      parseRateLimit(headers({ ratelimit: 'limit=100, remaining=50, reset=30' }), NOW),
+    ).toMatchObject({ limit: 100, remaining: 50, family: 'ratelimit-structured' });
+  });
+
+  it('prefers the contract family when several are sent, and needs a limit from some header', () => {
+    expect(
+      parseRateLimit(
+        headers({
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '99',
+          'x-ratelimit-reset': '1795000000',
+          'ratelimit-limit': '5',
+          'ratelimit-remaining': '1',
+          'ratelimit-reset': '3',
+        }),
+        NOW,
+      )?.family,
+    ).toBe('x-ratelimit');
+    expect(parseRateLimit(headers({ ratelimit: '"default";r=8;t=30' }), NOW)).toBeUndefined();
+    expect(
+      parseRateLimit(
+        headers({ ratelimit: '"a;b,c";r=1;t=2', 'ratelimit-policy': '"a;b,c";q=3' }),
+        NOW,
+      ),
+    ).toMatchObject({ limit: 3, remaining: 1 });
+  });
+
+  it('reads any structured value in one bounded pass, giving a finite window or nothing', () => {
+    const long = `"p";r=1;t=2, ${'x;'.repeat(500_000)}`;
+    expect(
+      parseRateLimit(headers({ ratelimit: long, 'ratelimit-policy': '"p";q=5' }), NOW),
+    ).toMatchObject({ limit: 5, remaining: 1 });
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('"d";r=0;t=1', '"d";q=5;w=1', 'limit=1, remaining=0, reset=1e400', '"'),
+    );
+    fc.assert(
+      fc.property(value, value, (ratelimit, policy) => {
+        let parsed: Headers;
+        try {
+          parsed = headers({ ratelimit, 'ratelimit-policy': policy });
+        } catch {
+          return;
+        }
+        const info = parseRateLimit(parsed, NOW);
+        if (info === undefined) return;
+        expect(Number.isFinite(info.reset.getTime()) && info.limit >= 0).toBe(true);
+      }),
+      { seed: 11, numRuns: 500 },
+    );
   });
 
   it('gives a plain, finite window or nothing for any header values', () => {

@@ -1,0 +1,162 @@
+/**
+ * The strict record check: an answer's records against the SDK's own schemas (src/resources/),
+ * every difference named by operation, field path and problem, and every field the SDK does not
+ * declare listed as new. Only names and types are ever reported, never a value: records hold
+ * people's names and emails, and a report is pasted into tickets.
+ */
+import * as z from 'zod/mini';
+import type { OperationName } from '../contract.js';
+import { recordAssumption } from './assumptions.js';
+import { analyticsSummarySchema } from '../resources/analytics.js';
+import { budgetSchema } from '../resources/budgets.js';
+import { recognitionSchema } from '../resources/recognitions.js';
+import { rewardSchema } from '../resources/rewards.js';
+import { teamSchema } from '../resources/teams.js';
+import { userSchema } from '../resources/users.js';
+import { webhookSchema, webhookWithSecretSchema } from '../resources/webhooks.js';
+
+/** A field of a record that differs from what the SDK assumes. */
+export interface RecordDifference {
+  /** The operation whose answer held the record, such as `users.list`. */
+  operation: string;
+  /** The field's path in the answer's body, a list's index as `*`: `data.*.points`. */
+  path: string;
+  /** What differs, in names and types only: `is a string, but the SDK assumes a number`. */
+  problem: string;
+  /** The anchor of the docs/assumptions.md row it breaks, such as `recognition-points`. */
+  assumption: string;
+}
+
+/** A field the service sent that the SDK's type does not declare. */
+export interface NewField {
+  /** The operation whose answer held it. */
+  operation: string;
+  /** The field's path in the answer's body, a list's index as `*`: `data.*.mood`. */
+  path: string;
+  /** Its JSON type: `string`, `number`, `boolean`, `object`, `array` or `null`. */
+  type: string;
+}
+
+/** What {@link checkRecords} found in one answer: empty lists when it matches. */
+export interface RecordCheck {
+  differences: RecordDifference[];
+  newFields: NewField[];
+}
+
+type Schema = z.core.$ZodType;
+
+// A list's `pagination` is declared here as anything: the pagination check judges it.
+const list = (record: Schema) =>
+  z.looseObject({ data: z.array(record), pagination: z.optional(z.unknown()) });
+const single = (record: Schema) => z.looseObject({ data: record });
+
+/**
+ * The body schema of each operation that answers with records, checked as the SDK declares it:
+ * a list's `data` (its `pagination` is the pagination check's), a single record's `data`.
+ */
+const ANSWERS: Partial<Record<OperationName, Schema>> = {
+  'recognitions.list': list(recognitionSchema),
+  'recognitions.get': single(recognitionSchema),
+  'recognitions.create': single(recognitionSchema),
+  'users.list': list(userSchema),
+  'users.get': single(userSchema),
+  'rewards.list': list(rewardSchema),
+  'rewards.get': single(rewardSchema),
+  'teams.list': list(teamSchema),
+  'teams.get': single(teamSchema),
+  'webhooks.list': list(webhookSchema),
+  'webhooks.get': single(webhookSchema),
+  'webhooks.create': single(webhookWithSecretSchema),
+  'webhooks.update': single(webhookSchema),
+  'budgets.list': list(budgetSchema),
+  'budgets.get': single(budgetSchema),
+  'analytics.summary': single(analyticsSummarySchema),
+};
+
+/** Whether {@link checkRecords} knows the records of `operation`'s answer. */
+export function answersWithRecords(operation: string): operation is OperationName {
+  return Object.hasOwn(ANSWERS, operation);
+}
+
+/**
+ * Checks the body of a 2xx answer to `operation` strictly against the SDK's schemas: every field
+ * missing, of another type, or holding an enumeration value the SDK does not know is a
+ * difference; every field the SDK does not declare is new. The same field of several records of
+ * a list is reported once. An operation without records (a delete) gives empty lists.
+ */
+export function checkRecords(operation: string, body: unknown): RecordCheck {
+  const schema = answersWithRecords(operation) ? ANSWERS[operation] : undefined;
+  if (!schema) return { differences: [], newFields: [] };
+  const differences = new Map<string, RecordDifference>();
+  const result = z.safeParse(schema, body, { reportInput: true });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const path = pathOf(issue.path);
+      if (!differences.has(path)) {
+        const assumption = recordAssumption(operation, path);
+        differences.set(path, { operation, path, problem: problemOf(issue), assumption });
+      }
+    }
+  }
+  const newFields = new Map<string, NewField>();
+  collectNew(schema, body, [], (path, value) => {
+    const key = pathOf(path);
+    if (!newFields.has(key)) newFields.set(key, { operation, path: key, type: typeOf(value) });
+  });
+  return { differences: [...differences.values()], newFields: [...newFields.values()] };
+}
+
+/** Calls `found` with the path and value of every field of `value` that `schema` does not declare. */
+function collectNew(
+  schema: Schema,
+  value: unknown,
+  path: PropertyKey[],
+  found: (path: PropertyKey[], value: unknown) => void,
+): void {
+  const def = schema._zod.def as z.core.$ZodTypes['_zod']['def'];
+  if (def.type === 'optional' || def.type === 'nullable') {
+    collectNew(def.innerType, value, path, found);
+  } else if (def.type === 'array' && Array.isArray(value)) {
+    value.forEach((item, index) => collectNew(def.element, item, [...path, index], found));
+  } else if (def.type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, field] of Object.entries(value)) {
+      const declared = Object.hasOwn(def.shape, key) ? (def.shape[key] as Schema) : undefined;
+      if (declared) collectNew(declared, field, [...path, key], found);
+      else found([...path, key], field);
+    }
+  }
+}
+
+/** A path with list indexes as `*`: `data.*.sender.id`. */
+function pathOf(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(body)';
+  return path.map((part) => (typeof part === 'number' ? '*' : String(part))).join('.');
+}
+
+/** A value's JSON type, never the value. */
+export function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'missing';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+const UNKNOWN_VALUE = 'a value this SDK does not know';
+
+/** The problem in names and types: the messages of the SDK's rules hold no value, but one does. */
+function problemOf(issue: z.core.$ZodIssue): string {
+  const received = issue.input === undefined ? 'is missing' : `is ${article(typeOf(issue.input))}`;
+  if (issue.code === 'invalid_type') {
+    return `${received}, but the SDK assumes ${article(issue.expected)}`;
+  }
+  const { message } = issue;
+  // An open enumeration's message quotes the value: keep only what it knows.
+  const unknown = message.indexOf(UNKNOWN_VALUE);
+  if (unknown !== -1) return `holds ${message.slice(unknown)}`;
+  if (issue.code === 'custom' && message) return `${received}, but the SDK assumes it ${message}`;
+  return `${received}, which the SDK's schema does not accept`;
+}
+
+function article(type: string): string {
+  return type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
