@@ -45,6 +45,7 @@ async function record(
     await client.users.get(users.data[0]!.id);
     await client.recognitions.list({ limit: 10 });
     await client.budgets.list();
+    await client.users.get('00000000-0000-4000-8000-000000000000').catch(() => {});
     await recorder.close();
   } finally {
     await server.close();
@@ -115,5 +116,55 @@ describe('employee-recognition traffic diff', () => {
     await expect(traffic.run(['diff', file, file])).rejects.toThrow(/not a HAR file/);
     await expect(traffic.run(['diff', file])).rejects.toThrow(/two files/);
     await expect(traffic.run(['compare', file, file])).rejects.toThrow(/Unknown subcommand/);
+  });
+});
+
+describe('employee-recognition traffic check', () => {
+  it("passes a recording of the kit's server, in the doctor's report", async () => {
+    const file = await record('clean');
+    expect(await traffic.run(['check', file])).toBe(0);
+    expect(stdout).toMatch(/^employee-recognition doctor: SDK /);
+    expect(stdout).toMatch(/^ok +records +every record of 4 answers matches the SDK's types$/m);
+    expect(stdout).toMatch(/^ok +envelope /m);
+    expect(stdout).toMatch(/^ok +headers +x-request-id and rate-limit headers \(X-RateLimit-\*\)/m);
+    expect(stdout).toMatch(/^ok +errors +1 error answer in the SDK's error body/m);
+    expect(stdout).toMatch(/^No check failed\.$/m);
+  });
+
+  it('fails a recording whose records differ, naming operation, field and problem; --json and --markdown', async () => {
+    const file = await record('drifted', { deprecations: { 'budgets.list': true } }, ({ api }) => {
+      for (const user of api.store.users.all()) {
+        api.store.users.update(user.id, { email: undefined, pronouns: 'they/them' } as never);
+      }
+    });
+    expect(await traffic.run(['check', file])).toBe(1);
+    expect(stdout).toMatch(
+      /^fail +records +2 fields differ from the SDK's types: users\.list data\.\*\.email is missing/m,
+    );
+    expect(stdout).toMatch(
+      /^warn +deprecations +the service announces the deprecation of budgets\.list$/m,
+    );
+
+    stdout = '';
+    expect(await traffic.run(['check', file, '--json'])).toBe(1);
+    const report = JSON.parse(stdout) as {
+      ok: boolean;
+      checks: {
+        id: string;
+        status: string;
+        details: { newFields?: { operation: string; path: string }[] };
+      }[];
+    };
+    expect(report.ok).toBe(false);
+    const records = report.checks.find((check) => check.id === 'records')!;
+    expect(records.details.newFields).toContainEqual(
+      expect.objectContaining({ operation: 'users.get', path: 'data.pronouns' }),
+    );
+
+    stdout = '';
+    expect(await traffic.run(['check', file, '--markdown'])).toBe(1);
+    expect(stdout).toMatch(/^\| `records` \| fail \|/m);
+    // A report holds names and types, never a recorded value.
+    expect(stdout).not.toMatch(/@redacted\.invalid|Person\d/);
   });
 });
