@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Recorder } from '@employee-recognition/sdk/testing';
 import type * as DoctorEntryModule from '@employee-recognition/sdk/doctor';
 import type { DoctorCheck, NewField, RecordDifference } from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
@@ -82,6 +83,22 @@ Examples:
     return differences.length ? EXIT.failure : EXIT.ok;
   },
 };
+
+/**
+ * The recorder of `--record <file>` (api, doctor): the command's calls, redacted, streamed to the
+ * file, a HAR once closed; undefined without the option. A file that cannot be written is a
+ * usage error before anything is sent.
+ */
+export async function recorderFor(file: string | undefined): Promise<Recorder | undefined> {
+  if (file === undefined) return undefined;
+  try {
+    await writeFile(file, '');
+  } catch (error) {
+    throw new UsageError(`--record: cannot write ${file}: ${describe(error)}`);
+  }
+  const { createRecorder } = await import('@employee-recognition/sdk/testing');
+  return createRecorder({ file });
+}
 
 /** A HAR file's JSON; anything else is a usage error naming the file. */
 export async function readHar(path: string): Promise<Har> {

@@ -40,6 +40,12 @@ if (file === undefined) {
   globalThis.fetch = recorder.fetch;
   // `beforeExit` when the event loop empties, so bodies still being read are waited for;
   // `exit` for process.exit(), where only synchronous work runs.
-  process.once('beforeExit', () => void recorder.close());
+  process.once('beforeExit', () => {
+    recorder.close().catch((error: unknown) => {
+      process.stderr.write(
+        `[employee-recognition] record: cannot write ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    });
+  });
   process.once('exit', () => recorder.closeSync());
 }

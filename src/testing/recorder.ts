@@ -379,6 +379,8 @@ function createFileSink(path: string): FileSink {
     fd = fs.openSync(partial, 'w');
     flush();
   });
+  // A file that cannot be opened fails `close()`, not the process meanwhile.
+  loaded.catch(() => {});
   const flush = () => {
     if (fd === undefined || waiting.length === 0) return;
     fs!.writeSync(fd, waiting.join(''));

@@ -1,14 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@employee-recognition/sdk';
 import {
   createRecorder,
+  type Har,
   type MockServerOptions,
   startMockServer,
 } from '@employee-recognition/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api as apiCommand } from '../../src/cli/api.js';
+import { doctor } from '../../src/cli/doctor.js';
 import { traffic } from '../../src/cli/traffic.js';
+import { harErrors } from '../testing/recording.js';
 
 let dir: string;
 let stdout: string;
@@ -166,5 +170,44 @@ describe('employee-recognition traffic check', () => {
     expect(stdout).toMatch(/^\| `records` \| fail \|/m);
     // A report holds names and types, never a recorded value.
     expect(stdout).not.toMatch(/@redacted\.invalid|Person\d/);
+  });
+});
+
+describe('--record <file> of api and doctor', () => {
+  it('writes the calls of a run as a redacted HAR that traffic check reads', async () => {
+    const server = await startMockServer({ seed: 41 });
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    vi.stubEnv('RECOGNITION_BASE_URL', server.url);
+    vi.stubEnv('RECOGNITION_API_KEY', server.api.testKey);
+    try {
+      const apiFile = join(dir, 'api.har');
+      expect(
+        await apiCommand.run(['GET', '/v1/users', '--query', 'limit=3', '--record', apiFile]),
+      ).toBe(0);
+      const apiHar = JSON.parse(readFileSync(apiFile, 'utf8')) as Har;
+      expect(harErrors(apiHar)).toEqual([]);
+      expect(apiHar.log.entries.map((entry) => entry.request.url)).toEqual([
+        `${server.url}/v1/users?limit=3`,
+      ]);
+      const printed = JSON.parse(stdout) as { data: { email: string }[] };
+      expect(readFileSync(apiFile, 'utf8')).not.toContain(printed.data[0]!.email);
+
+      const doctorFile = join(dir, 'doctor.har');
+      stdout = '';
+      expect(await doctor.run(['--record', doctorFile, '--json'])).toBe(0);
+      const text = readFileSync(doctorFile, 'utf8');
+      const doctorHar = JSON.parse(text) as Har;
+      expect(harErrors(doctorHar)).toEqual([]);
+      expect(doctorHar.log.entries.length).toBe(server.api.requests.length - 1);
+      expect(text).not.toContain(server.api.testKey);
+      stdout = '';
+      expect(await traffic.run(['check', doctorFile])).toBe(0);
+
+      await expect(
+        apiCommand.run(['GET', '/v1/users', '--record', join(dir, 'no/such/dir.har')]),
+      ).rejects.toThrow(/--record: cannot write/);
+    } finally {
+      await server.close();
+    }
   });
 });
