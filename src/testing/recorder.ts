@@ -90,8 +90,13 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
   };
 
   // A body read up to the cap; the reader is cancelled there, or when the recorder closes.
-  const read = async (stream: ReadableStream<Uint8Array> | null, mimeType: string) => {
+  const read = async (stream: ReadableStream<Uint8Array> | string | null, mimeType: string) => {
     if (stream === null) return undefined;
+    if (typeof stream === 'string') {
+      const bytes = new TextEncoder().encode(stream);
+      const kept = bytes.subarray(0, maxBodyBytes);
+      return encodeBody(kept, bytes.byteLength, kept.byteLength < bytes.byteLength, mimeType);
+    }
     const reader = stream.getReader();
     readers.add(reader);
     const chunks: Uint8Array[] = [];
@@ -264,11 +269,12 @@ function bodyFromInit(body: BodyInit): ReadableStream<Uint8Array> | string | nul
 async function readRequestBody(
   body: ReadableStream<Uint8Array> | string | null,
   request: RequestFacts,
-  read: (stream: ReadableStream<Uint8Array> | null, mimeType: string) => Promise<Body | undefined>,
+  read: (
+    stream: ReadableStream<Uint8Array> | string | null,
+    mimeType: string,
+  ) => Promise<Body | undefined>,
 ): Promise<Body | undefined> {
-  const mimeType = request.headers.get('content-type') ?? '';
-  const stream = typeof body === 'string' ? new Response(body).body : body;
-  return read(stream, mimeType);
+  return read(body, request.headers.get('content-type') ?? '');
 }
 
 function concat(chunks: Uint8Array[], length: number): Uint8Array {

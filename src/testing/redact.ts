@@ -55,6 +55,12 @@ const PSEUDONYM_DOMAIN = '@redacted.invalid';
 const MIN_SECRET_LENGTH = 8;
 const FORM = 'application/x-www-form-urlencoded';
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+// A value that is only an id, a timestamp or a number holds no secret and no name.
+const PLAIN =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)?|[\d.+-]*)$/i;
+// What each secret shape starts with: the shapes run only on a value that holds one.
+const MAYBE_SECRET = /whsec_|rk_(?:live|test)_|bearer|basic|eyJ/i;
 const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
 
 /** Creates a redaction: one per recording, so that pseudonyms are consistent through a file. */
@@ -96,7 +102,10 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     return pseudonym;
   };
 
+  const namesSeen = new Set<string>();
   const learnName = (name: string) => {
+    if (namesSeen.has(name)) return;
+    namesSeen.add(name);
     for (const part of name.split(/[\s,]+/).flatMap((word) => [word, ...word.split('-')])) {
       const clean = part.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
       if (clean.length < 2 || nameParts.has(clean.toLowerCase())) continue;
@@ -106,11 +115,17 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   };
 
   const scrubText = (text: string): string => {
+    // Most values are ids, timestamps and numbers: nothing to find in them.
+    if (PLAIN.test(text)) return text;
     let out = text;
-    for (const [shape, replacement] of SECRET_SHAPES) out = out.replace(shape, replacement);
-    for (const secret of secrets) out = out.split(secret).join(REDACTED);
+    if (MAYBE_SECRET.test(out)) {
+      for (const [shape, replacement] of SECRET_SHAPES) out = out.replace(shape, replacement);
+    }
+    for (const secret of secrets) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
     if (!personal) return out;
-    out = out.replace(EMAIL, emailPseudonym);
+    if (out.includes('@')) out = out.replace(EMAIL, emailPseudonym);
     if (nameParts.size === 0) return out;
     namePattern ??= new RegExp(
       `(?<!${LETTER_OR_DIGIT})(?:${[...nameParts.keys()]
@@ -119,15 +134,15 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
         .join('|')})(?!${LETTER_OR_DIGIT})`,
       'giu',
     );
+    const rename = (piece: string) =>
+      piece.replace(namePattern!, (part) => nameParts.get(part.toLowerCase()) ?? part);
     // Ids are not personal: a UUID's hex groups (`-ada1-`) stay as they are.
-    return out
-      .split(UUID)
-      .map((piece, index) =>
-        index % 2
-          ? piece
-          : piece.replace(namePattern!, (part) => nameParts.get(part.toLowerCase()) ?? part),
-      )
-      .join('');
+    return UUID_ANYWHERE.test(out)
+      ? out
+          .split(UUID)
+          .map((piece, index) => (index % 2 ? piece : rename(piece)))
+          .join('')
+      : rename(out);
   };
 
   // Every string of a JSON value scrubbed; `changed` collects the paths whose value changed.
@@ -204,7 +219,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     text: string,
     mimeType: string,
     group: string | undefined,
-  ): { text: string; changed: string[]; params?: HarNameValue[] } => {
+  ): { text: string; json?: unknown; changed: string[]; params?: HarNameValue[] } => {
     const changed: string[] = [];
     if (mimeType.toLowerCase().startsWith(FORM)) {
       const params = [...new URLSearchParams(text)].map(([name, value]) => {
@@ -231,7 +246,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     }
     redactFields(json, '', changed);
     redactRecords(json, group);
-    return { text: JSON.stringify(json), changed };
+    return { text, json, changed };
   };
 
   const redactHeaders = (headers: HarNameValue[]) => {
@@ -257,7 +272,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     request.url = url.href;
   };
 
-  const scrub = (entry: HarEntry): HarEntry => {
+  // The URL's query, the headers: every value but the bodies'.
+  const scrubOutside = (entry: HarEntry) => {
     const { request, response } = entry;
     const url = new URL(request.url);
     for (const param of request.queryString) param.value = scrubText(param.value);
@@ -266,12 +282,24 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     for (const header of [...request.headers, ...response.headers]) {
       header.value = scrubText(header.value);
     }
+  };
+
+  // A body just redacted, scrubbed: JSON value by value (its `changed` paths collected), else text.
+  const scrubRedacted = (body: { text: string; json?: unknown; changed: string[] }) =>
+    body.json === undefined
+      ? scrubText(body.text)
+      : JSON.stringify(scrubJson(body.json, '', body.changed));
+
+  const scrub = (entry: HarEntry): HarEntry => {
+    const { request, response } = entry;
+    scrubOutside(entry);
     const postData = request.postData;
     if (postData?.text !== undefined) {
       const { text, changed } = scrubBody(postData.text);
       postData.text = text;
-      if (changed.length)
+      if (changed.length) {
         postData._redacted = [...new Set([...(postData._redacted ?? []), ...changed])];
+      }
     }
     for (const param of postData?.params ?? []) param.value = scrubText(param.value);
     if (response.content.text !== undefined) {
@@ -298,19 +326,24 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       const group = operationOf(request.method, request.url)?.split('.')[0];
       redactHeaders(request.headers);
       redactUrl(request);
-      const postData = request.postData;
-      if (postData?.text !== undefined) {
-        const body = redactBody(postData.text, postData.mimeType, group);
-        postData.text = body.text;
-        if (body.params) postData.params = body.params;
-        if (body.changed.length) postData._redacted = body.changed;
-      }
       redactHeaders(response.headers);
-      const content = response.content;
-      if (content.text !== undefined) {
-        content.text = redactBody(content.text, content.mimeType, group).text;
+      // The answer first: the names it holds are replaced in the request's body too.
+      const { content } = response;
+      const answer =
+        content.text === undefined ? undefined : redactBody(content.text, content.mimeType, group);
+      const postData = request.postData;
+      const sent =
+        postData?.text === undefined
+          ? undefined
+          : redactBody(postData.text, postData.mimeType, group);
+      scrubOutside(entry);
+      if (answer) content.text = scrubRedacted(answer);
+      if (postData && sent) {
+        postData.text = scrubRedacted(sent);
+        if (sent.params) postData.params = sent.params;
+        for (const param of postData.params ?? []) param.value = scrubText(param.value);
+        if (sent.changed.length) postData._redacted = [...new Set(sent.changed)];
       }
-      scrub(entry);
       return options.entry ? options.entry(entry) : entry;
     },
     scrub,
