@@ -101,7 +101,7 @@ export async function recorderFor(file: string | undefined): Promise<Recorder | 
 }
 
 /** A HAR file's JSON; anything else is a usage error naming the file. */
-export async function readHar(path: string): Promise<Har> {
+async function readHar(path: string): Promise<Har> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -126,7 +126,7 @@ interface Shape {
 }
 
 /** One difference between two recordings. */
-export interface ShapeDifference {
+interface ShapeDifference {
   /** `users.list`, or `users.get 404` for an answer that is not a 2xx. */
   operation: string;
   kind:

@@ -202,7 +202,7 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
 }
 
 /** A HAR 1.2 document around `entries`. */
-export function harOf(entries: HarEntry[], comment?: string): Har {
+function harOf(entries: HarEntry[], comment?: string): Har {
   return {
     log: {
       version: '1.2',

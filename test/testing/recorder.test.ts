@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@employee-recognition/sdk';
 import { createRecorder, type Har, startMockServer } from '@employee-recognition/sdk/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { harErrors, recordSession, runSession, SESSION_SERVER } from './recording.js';
+import { harErrors, recordSession, runSession, SESSION_SERVER, targetOf } from './recording.js';
 
 describe('createRecorder', () => {
   it('records a session of every operation, OAuth and a webhook create as valid HAR 1.2, with no secret or personal value in it', async () => {
@@ -72,12 +72,7 @@ describe('createRecorder', () => {
   it('changes nothing the app sees: the same results and the same requests as without it', async () => {
     const plain = await startMockServer(SESSION_SERVER);
     try {
-      const expected = await runSession({
-        baseUrl: plain.url,
-        apiKey: plain.api.testKey,
-        issuer: plain.api.oauth.issuer,
-        ...plain.api.oauth.testClient,
-      });
+      const expected = await runSession(targetOf(plain));
       const recorded = await recordSession();
       // The same seed, so the same records; the webhook's secret is random in each.
       const plainJson = (value: unknown) =>

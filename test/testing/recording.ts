@@ -2,7 +2,12 @@
 // and the HAR 1.2 validator (the har-schema package's JSON schemas) the recording tests use.
 import { Client, NotFoundError } from '@employee-recognition/sdk';
 import { clientCredentials } from '@employee-recognition/sdk/oauth';
-import { createRecorder, type Har, startMockServer } from '@employee-recognition/sdk/testing';
+import {
+  createRecorder,
+  type Har,
+  type MockServer,
+  startMockServer,
+} from '@employee-recognition/sdk/testing';
 import { Ajv } from 'ajv';
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import addFormats from 'ajv-formats';
@@ -92,6 +97,17 @@ export async function runSession(target: SessionTarget): Promise<unknown[]> {
   return results;
 }
 
+/** How a session reaches a kit server, its credentials included. */
+export function targetOf(server: MockServer, fetch?: typeof globalThis.fetch): SessionTarget {
+  return {
+    baseUrl: server.url,
+    apiKey: server.api.testKey,
+    issuer: server.api.oauth.issuer,
+    ...server.api.oauth.testClient,
+    fetch,
+  };
+}
+
 /** The kit server a session runs against: seeded, on a fixed clock, so two runs answer alike. */
 export const SESSION_SERVER = {
   recognitions: 30,
@@ -105,13 +121,7 @@ export async function recordSession() {
   const seeded = server.api.store.users.all();
   const recorder = createRecorder();
   try {
-    const results = await runSession({
-      baseUrl: server.url,
-      apiKey: server.api.testKey,
-      issuer: server.api.oauth.issuer,
-      ...server.api.oauth.testClient,
-      fetch: recorder.fetch,
-    });
+    const results = await runSession(targetOf(server, recorder.fetch));
     await recorder.close();
     const har: Har = recorder.har();
     return {
