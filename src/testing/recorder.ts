@@ -73,6 +73,9 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
     throw new RangeError('maxBodyBytes must be a whole number of bytes, 0 or more');
   }
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 0) {
+    throw new RangeError('maxEntries must be a whole number, 0 or more');
+  }
   const redactor = createRedactor(options.redact);
   const entries: HarEntry[] = [];
   const readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
