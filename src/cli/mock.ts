@@ -40,6 +40,16 @@ Options:
                          carry Deprecation, Sunset and Link headers, and the SDK warns once
   --sunset <date>        When the deprecated operations stop answering (Sunset), such as 2027-06-30
   --deprecation-link <url>  The page about their deprecation (Link rel="deprecation")
+
+Dialect: speak a standard variant instead of the contract's form (docs/testing.md, Dialects):
+  --rate-limit-headers <family>  x-ratelimit (default), x-ratelimit-seconds, ratelimit,
+                         ratelimit-structured or none
+  --errors <form>        contract (default) or problem (RFC 9457 application/problem+json)
+  --pagination <form>    cursor (default) or link (RFC 8288 Link rel="next")
+  --clock-skew=<s>       Seconds the service clock (Date, webhook-timestamp) is off, such as
+                         --clock-skew=-360 (behind) or --clock-skew=360 (ahead)
+  --rename <t.f=name>    Send field f of records of type t as name, such as users.email=mail
+                         (repeatable)
   -h, --help             Show this help`,
   async run(args) {
     const parsed = parseCommandArgs(this, args, {
@@ -51,6 +61,11 @@ Options:
       deprecate: { type: 'string', multiple: true },
       sunset: { type: 'string' },
       'deprecation-link': { type: 'string' },
+      'rate-limit-headers': { type: 'string' },
+      errors: { type: 'string' },
+      pagination: { type: 'string' },
+      'clock-skew': { type: 'string' },
+      rename: { type: 'string', multiple: true },
     });
     if (!parsed) return EXIT.ok;
     if (parsed.positionals.length) {
@@ -71,6 +86,8 @@ Options:
       values['deprecation-link'],
     );
 
+    const dialect = dialectOption(values);
+
     // Loaded here, so `api` and `export` start without the mock's code.
     const { startMockServer } = await import('@employee-recognition/sdk/testing');
     let server;
@@ -82,10 +99,15 @@ Options:
         webhookFetch: logDelivery,
         ...(tier !== undefined && { tier: tier as RateLimitTier }),
         deprecations,
+        dialect,
         port,
         host: '127.0.0.1',
       });
     } catch (error) {
+      // The mock checks the dialect's values and names the member at fault.
+      if (error instanceof TypeError || error instanceof RangeError) {
+        throw new UsageError(error.message);
+      }
       const reason =
         (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
           ? `port ${port} is in use; choose another with --port`
@@ -106,7 +128,7 @@ Point the SDK at it:
   export ${ENV_API_KEY}=${api.testKey}
 
 Webhooks registered with webhooks.create get signed events (http://127.0.0.1 receivers too).
-${values.deprecate ? `Deprecated (their answers carry Deprecation, Sunset and Link): ${Object.keys(deprecations).join(', ')}\n` : ''}Ctrl-C stops it.
+${Object.keys(dialect).length ? `Dialect: ${JSON.stringify(dialect)}\n` : ''}${values.deprecate ? `Deprecated (their answers carry Deprecation, Sunset and Link): ${Object.keys(deprecations).join(', ')}\n` : ''}Ctrl-C stops it.
 `);
     const signal = await stopped;
     process.stdout.write(`\n${signal}: stopping the mock API.\n`);
@@ -114,6 +136,39 @@ ${values.deprecate ? `Deprecated (their answers carry Deprecation, Sunset and Li
     return EXIT.ok;
   },
 };
+
+/** The dialect options as the mock's `dialect` option; the mock checks the values. */
+function dialectOption(values: {
+  'rate-limit-headers'?: string | undefined;
+  errors?: string | undefined;
+  pagination?: string | undefined;
+  'clock-skew'?: string | undefined;
+  rename?: string[] | undefined;
+}): Record<string, unknown> {
+  const skew = values['clock-skew'];
+  if (skew !== undefined && !/^-?\d{1,9}$/.test(skew)) {
+    throw new UsageError(`--clock-skew must be a whole number of seconds, not "${skew}".`);
+  }
+  const renamedFields: Record<string, Record<string, string>> = {};
+  for (const rename of values.rename ?? []) {
+    const match = /^(\w+)\.([^=]+)=(.+)$/.exec(rename);
+    if (!match) {
+      throw new UsageError(
+        `--rename takes type.field=name, such as users.email=mail; not "${rename}".`,
+      );
+    }
+    (renamedFields[match[1]!] ??= {})[match[2]!] = match[3]!;
+  }
+  return {
+    ...(values['rate-limit-headers'] !== undefined && {
+      rateLimitHeaders: values['rate-limit-headers'],
+    }),
+    ...(values.errors !== undefined && { errors: values.errors }),
+    ...(values.pagination !== undefined && { pagination: values.pagination }),
+    ...(skew !== undefined && { clockSkewSeconds: Number(skew) }),
+    ...(values.rename && { renamedFields }),
+  };
+}
 
 /** `--deprecate`, `--sunset` and `--deprecation-link` as the mock's `deprecations` option. */
 function deprecationOption(

@@ -335,94 +335,60 @@ interface ParsedErrorBody {
 
 type Members = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Members => typeof value === 'object' && value !== null;
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
 /**
  * The contract's `{ error: { code, message, details } }`, or an RFC 9457 problem: a body sent as
- * `application/problem+json`, or one whose `title` or `detail` comes with a `status` or `type`.
+ * `application/problem+json`, or one whose `title` or `detail` comes with a numeric `status`.
  * A problem's `code` member is the code (else the status's, as for any body); `detail`, else
  * `title`, the message; its `type` (`about:blank` when absent, RFC 9457 §3.1.1) is kept; the
- * `errors` extension gives the details, each item's `pointer` as the field.
+ * `errors` extension gives the details, each item's JSON Pointer (RFC 6901, plain or as a URI
+ * fragment) as the field, written as the SDK names fields: `#/profile/color` is `profile.color`
+ * (its escapes `~0` and `~1` kept as sent).
  */
 function parseErrorBody(body: string, contentType: string | null): ParsedErrorBody | undefined {
-  let parsed: unknown;
+  let parsed: Members | null;
   try {
-    parsed = JSON.parse(body);
+    parsed = JSON.parse(body) as Members | null;
   } catch {
     return undefined;
   }
-  if (!isObject(parsed)) return undefined;
-  const { error } = parsed;
-  if (isObject(error)) {
-    return withDetails(
-      { code: text(error.code), message: text(error.message) },
-      error.details,
-      (detail) => ({ field: text(detail.field), message: text(detail.message) }),
-    );
+  const error = parsed?.error as Members | null | undefined;
+  if (typeof error === 'object' && error !== null) {
+    return {
+      code: text(error.code),
+      message: text(error.message),
+      details: detailsOf(error.details, 'field', 'message'),
+    };
   }
-  const { title, detail, status, type } = parsed;
+  const { title, detail, status, type } = parsed ?? {};
   const problem =
-    /^\s*application\/problem\+json\s*(;|$)/i.test(contentType ?? '') ||
-    ((text(title) ?? text(detail)) !== undefined &&
-      (typeof status === 'number' || text(type) !== undefined));
-  if (!problem) return undefined;
-  return withDetails(
-    {
-      code: text(parsed.code),
-      message: text(detail) ?? text(title),
-      type: text(type) ?? 'about:blank',
-    },
-    parsed.errors,
-    (item) => ({
-      field: fieldOfPointer(text(item.pointer)) ?? text(item.field),
-      message: text(item.detail) ?? text(item.title) ?? text(item.message),
-    }),
-  );
+    /\/problem\+json/i.test(contentType ?? '') ||
+    (text(title ?? detail) !== undefined && typeof status === 'number');
+  return problem
+    ? {
+        code: text(parsed!.code),
+        message: text(detail) ?? text(title),
+        type: text(type) ?? 'about:blank',
+        details: detailsOf(parsed!.errors, 'pointer', 'detail'),
+      }
+    : undefined;
 }
 
-/** `body` without its undefined members, with the first MAX_DETAILS usable items of `list`. */
-function withDetails(
-  body: { [Key in keyof ParsedErrorBody]: ParsedErrorBody[Key] | undefined },
-  list: unknown,
-  read: (item: Members) => { field: string | undefined; message: string | undefined },
-): ParsedErrorBody {
-  const parsed = Object.fromEntries(
-    Object.entries(body).filter(([, value]) => value !== undefined),
-  ) as ParsedErrorBody;
-  if (Array.isArray(list)) {
-    parsed.details = list
-      .slice(0, MAX_DETAILS)
-      .filter(isObject)
-      .map(read)
-      .filter(
-        (item): item is ErrorDetail => item.field !== undefined && item.message !== undefined,
-      );
+/** The first MAX_DETAILS items of `list` with a string `field` and `message` member, as details. */
+function detailsOf(list: unknown, field: string, message: string): ErrorDetail[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const details: ErrorDetail[] = [];
+  for (const item of list.slice(0, MAX_DETAILS) as (Members | null)[]) {
+    let name = text(item?.[field]);
+    const said = text(item?.[message]);
+    if (name === undefined || said === undefined) continue;
+    // A JSON Pointer's steps joined by dots; `~1` and `~0` (a `/` or `~` in a name) kept.
+    if (field === 'pointer') name = name.replace(/^#?\//, '').replaceAll('/', '.');
+    details.push({ field: name, message: said });
   }
-  return parsed;
-}
-
-/**
- * A JSON Pointer (RFC 6901, plain or as a URI fragment) written as the SDK names fields:
- * `#/profile/color` is `profile.color`, `/items/0` is `items.0`; anything else is kept as it is.
- */
-function fieldOfPointer(pointer: string | undefined): string | undefined {
-  if (pointer === undefined) return undefined;
-  let path = pointer;
-  if (path.startsWith('#')) {
-    try {
-      path = decodeURIComponent(path.slice(1));
-    } catch {
-      path = path.slice(1);
-    }
-  }
-  if (!path.startsWith('/')) return path;
-  return path
-    .split('/')
-    .slice(1)
-    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .join('.');
+  return details;
 }
 
 /**

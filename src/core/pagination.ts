@@ -22,22 +22,15 @@ export type PageResponse<Item> = PageBody<Item>;
 /** `toArray` collects at most this many records: larger exports should stream with `for await`. */
 const TO_ARRAY_MAX = 10_000;
 
-/** Fetches one page of a list for the given parameters; made by the resource that owns the list. */
+/**
+ * Fetches one page of a list for the given parameters, or the page at `link` (a path and query
+ * below the base URL, from an answer's `Link` header); made by the resource that owns the list.
+ */
 export type PageFetcher<Item, Params extends PageParams> = (
   params: Params,
   options: RequestOptions,
+  link?: string,
 ) => PagePromise<Item, Params>;
-
-/**
- * The next page as an answer's `Link` header names it (RFC 8288 `rel="next"`), on the client's
- * own origin and below its base URL: its URL, and how to fetch it.
- *
- * @internal
- */
-export interface LinkedPage<Item, Params extends PageParams> {
-  url: string;
-  fetch: (options: RequestOptions) => PagePromise<Item, Params>;
-}
 
 /** One page of a list: its records, its pagination, and the way to the next page. */
 export class Page<Item, Params extends PageParams = PageParams> {
@@ -48,7 +41,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
   readonly #params: Params;
   readonly #fetchPage: PageFetcher<Item, Params>;
   readonly #options: RequestOptions;
-  readonly #link: LinkedPage<Item, Params> | undefined;
+  readonly #link: string | undefined;
 
   /**
    * Made by the list methods; customers never construct one.
@@ -60,7 +53,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
     params: Params,
     fetchPage: PageFetcher<Item, Params>,
     options: RequestOptions,
-    link?: LinkedPage<Item, Params>,
+    link?: string,
   ) {
     this.data = body.data;
     this.pagination = body.pagination;
@@ -71,15 +64,14 @@ export class Page<Item, Params extends PageParams = PageParams> {
   }
 
   /**
-   * The URL of the next page when the answer's `Link` header names it and the body gives no
-   * cursor: then {@link getNextPage} and iteration follow it. Undefined otherwise.
+   * The next page's path and query below the base URL when the answer's `Link` header names it
+   * (RFC 8288 `rel="next"`, on the client's origin) and this page is not empty: then
+   * {@link getNextPage} and iteration follow it. Undefined otherwise.
    *
    * @internal
    */
   nextPageLink(): string | undefined {
-    const cursor = this.pagination.next_cursor;
-    const bodyCursor = typeof cursor === 'string' && cursor !== '';
-    return this.data.length === 0 || bodyCursor ? undefined : this.#link?.url;
+    return this.data.length ? this.#link : undefined;
   }
 
   /**
@@ -102,12 +94,13 @@ export class Page<Item, Params extends PageParams = PageParams> {
 
   /** Whether another page follows this one. */
   hasNextPage(): boolean {
-    return this.nextPageLink() !== undefined || this.nextPageParams() !== null;
+    return !!this.nextPageLink() || this.nextPageParams() !== null;
   }
 
   /** Requests the next page. Throws if there is none: check {@link hasNextPage} first. */
   getNextPage(options: RequestOptions = this.#options): PagePromise<Item, Params> {
-    if (this.nextPageLink() !== undefined) return this.#link!.fetch(options);
+    const link = this.nextPageLink();
+    if (link) return this.#fetchPage(this.#params, options, link);
     const params = this.nextPageParams();
     if (params === null) {
       throw new EmployeeRecognitionError('This is the last page: check hasNextPage() first.');

@@ -108,7 +108,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
   params: Params | null | undefined,
   options: RequestOptions | null | undefined,
 ): PagePromise<Item, Params> {
-  // `linked`: the path and query of a page an answer's Link header named, sent as it is.
+  // `linked`: the path and query of a page an answer's Link header named, sent as they are.
   const fetchPage = (
     pageParams: Params,
     pageOptions: RequestOptions | null | undefined,
@@ -125,19 +125,14 @@ export function sendPageRequest<Item, Params extends PageParams>(
     });
     return new PagePromise(
       raw,
-      (answer) => {
-        const next = nextLink(transport.config.baseUrl, request, answer.response.headers);
-        return new Page(
+      (answer) =>
+        new Page(
           parseResponse(page, answer, request, transport.validation) as PageResponse<Item>,
           pageParams,
           fetchPage,
           pageOptions ?? {},
-          next && {
-            url: next.url,
-            fetch: (options) => fetchPage(pageParams, options, next.path),
-          },
-        );
-      },
+          nextLink(transport.config.baseUrl, request, answer.response.headers),
+        ),
       pageOptions ?? {},
     );
   };
@@ -146,22 +141,14 @@ export function sendPageRequest<Item, Params extends PageParams>(
 
 /**
  * The page an answer's `Link: <…>; rel="next"` names (RFC 8288), resolved against the request's
- * URL, when it is on the base URL's origin and below its path: its URL, and its path and query
- * below the base URL, to send with the client's credential. A link elsewhere is not followed, so
- * the credential never goes to another origin; the body's pagination then decides.
+ * URL, when it lies below the base URL (so on its origin): its path and query below the base URL,
+ * to send with the client's credential. A link elsewhere is not followed, so the credential never
+ * goes to another origin; the body's pagination then decides.
  */
-function nextLink(
-  baseUrl: string,
-  request: ApiRequest,
-  headers: Headers,
-): { url: string; path: string } | undefined {
-  const url = readLinks(headers.get(HEADER_LINK), baseUrl + request.path).get('next');
-  if (url === undefined) return undefined;
-  const base = new URL(baseUrl);
-  const next = new URL(url);
-  const prefix = base.pathname.replace(/\/$/, '');
-  if (next.origin !== base.origin || !next.pathname.startsWith(`${prefix}/`)) return undefined;
-  return { url: next.href, path: next.pathname.slice(prefix.length) + next.search };
+function nextLink(baseUrl: string, request: ApiRequest, headers: Headers): string | undefined {
+  const url = readLinks(headers.get(HEADER_LINK), baseUrl + request.path).next;
+  // The link is a parsed URL's href; the base URL, normalized, has no `/` at its end.
+  return url?.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { DoctorCheck } from './report.js';
  * Node.js majors 1.x supports and until when (docs/versioning.md, "Supported Node.js, TypeScript
  * and runtimes"): a major stays a year past its own end of life.
  */
-export const NODE_SUPPORT: Readonly<Record<number, string>> = {
+const NODE_SUPPORT: Readonly<Record<number, string>> = {
   20: '2027-04-30',
   22: '2028-04-30',
   24: '2029-04-30',
@@ -23,7 +23,7 @@ export const NODE_SUPPORT: Readonly<Record<number, string>> = {
 const SUPPORT_WARNING_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Each layer's own bound: a black-holed address must not hold the whole run. */
-export const SOCKET_TIMEOUT_MS = 5_000;
+const SOCKET_TIMEOUT_MS = 5_000;
 /** A certificate this close to its end (days) is a `warn`. */
 const CERTIFICATE_WARNING_DAYS = 14;
 
@@ -175,12 +175,7 @@ export async function probeSockets(
           socket.destroy();
           resolve();
         });
-        socket.once('error', reject);
-        signal?.addEventListener('abort', () => socket.destroy(), { once: true });
-        socket.setTimeout(SOCKET_TIMEOUT_MS, () => {
-          socket.destroy();
-          reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
-        });
+        watch(socket, signal, reject);
       }),
       signal,
       'TCP connect',
@@ -236,12 +231,7 @@ export async function probeSockets(
           resolve({ authorized: !error, error, validTo: peer?.valid_to || undefined });
           socket.destroy();
         });
-        socket.once('error', reject);
-        signal?.addEventListener('abort', () => socket.destroy(), { once: true });
-        socket.setTimeout(SOCKET_TIMEOUT_MS, () => {
-          socket.destroy();
-          reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
-        });
+        watch(socket, signal, reject);
       }),
       signal,
       'TLS handshake',
@@ -302,6 +292,20 @@ export async function probeSockets(
         }
       : undefined;
   return { details, summary: parts.join(', '), warning };
+}
+
+/** Rejects at the socket's error; destroys it at `signal`'s abort or after its own timeout. */
+function watch(
+  socket: NodeNet.Socket,
+  signal: AbortSignal | undefined,
+  reject: (error: unknown) => void,
+): void {
+  socket.once('error', reject);
+  signal?.addEventListener('abort', () => socket.destroy(), { once: true });
+  socket.setTimeout(SOCKET_TIMEOUT_MS, () => {
+    socket.destroy();
+    reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
+  });
 }
 
 /** Rejects when `signal` aborts or after {@link SOCKET_TIMEOUT_MS}, whichever comes first. */

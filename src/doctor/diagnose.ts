@@ -18,7 +18,7 @@ import {
   WEBHOOK_HEADER_TIMESTAMP,
   WEBHOOK_TOLERANCE_SECONDS,
 } from '../contract.js';
-import { ConfigurationError } from '../core/config.js';
+import { checkFunction, checkObject, ConfigurationError } from '../core/config.js';
 import { parseDeprecation } from '../internal/deprecation.js';
 import { parseRateLimit } from '../internal/headers.js';
 import { isLoopbackHost } from '../internal/loopback.js';
@@ -72,10 +72,14 @@ export interface DiagnoseOptions {
 export const MAX_REQUESTS = 25;
 /** The share of the rate-limit window a run always leaves to the app. */
 export const WINDOW_RESERVE = 0.1;
-/** Each probe's bound, queueing for the rate limit included. */
+/** Each probe's bound. */
 const PROBE_TIMEOUT_MS = 5_000;
+/** The whole run's bound: past it, the checks not yet run are skipped, with why. */
+const RUN_TIMEOUT_MS = 30_000;
 /** A clock further off than this, in seconds, is a `warn`. */
 const CLOCK_WARNING_SECONDS = 30;
+/** The subscriptions the webhooks check lists, of a service that may have thousands. */
+const MAX_WEBHOOKS_SHOWN = 50;
 /** How much of an answer's body is kept for the checks. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -131,6 +135,7 @@ export async function diagnose(
   client: Client,
   options: DiagnoseOptions = {},
 ): Promise<DoctorReport> {
+  checkOptions(client, options);
   const now = options.now ?? Date.now;
   const credential = credentialKind(options.credential, now());
   if (options.write && credential.kind !== 'test') {
@@ -143,6 +148,32 @@ export async function diagnose(
   const checks = await run.all(credential);
   const secrets = typeof options.credential === 'string' ? [options.credential] : [];
   return redactReport(createReport(checks, client.baseUrl), secrets);
+}
+
+/** Refuses what cannot work, before anything is sent: a ConfigurationError naming the option. */
+function checkOptions(client: Client, options: DiagnoseOptions): void {
+  if (typeof (client as Partial<Client> | null)?.withOptions !== 'function') {
+    throw new ConfigurationError('client', 'diagnose() takes a Client of this SDK.');
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new ConfigurationError('options', 'diagnose() takes an options object.');
+  }
+  for (const name of ['fetch', 'now', 'onCheck'] as const) checkFunction(name, options[name]);
+  checkObject('env', options.env);
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw new ConfigurationError('signal', '`signal` must be an AbortSignal.');
+  }
+  const { credential } = options;
+  if (
+    credential !== undefined &&
+    typeof credential !== 'string' &&
+    !['live', 'test', 'oauth'].includes((credential as Partial<CredentialKind> | null)?.kind ?? '')
+  ) {
+    throw new ConfigurationError(
+      'credential',
+      "`credential` must be the credential, or { kind: 'live' | 'test' | 'oauth' }.",
+    );
+  }
 }
 
 interface KnownCredential {
@@ -190,6 +221,7 @@ class Run {
   readonly #exchanges: Exchange[] = [];
   #operation = '';
   readonly #probes = new Map<OperationName, Probe>();
+  readonly #startedAt: number;
 
   constructor(client: Client, options: DiagnoseOptions, now: () => number) {
     const base = options.fetch ?? globalThis.fetch;
@@ -223,6 +255,7 @@ class Run {
     });
     this.#options = options;
     this.#now = now;
+    this.#startedAt = now();
   }
 
   get #signal() {
@@ -237,6 +270,9 @@ class Run {
   /** Why `count` more requests cannot be afforded, or undefined when they can. */
   #unaffordable(count: number): string | undefined {
     if (this.#signal?.aborted) return 'the run was stopped';
+    if (this.#now() - this.#startedAt > RUN_TIMEOUT_MS - PROBE_TIMEOUT_MS) {
+      return `the run spends at most ${RUN_TIMEOUT_MS / 1000} s, and the service answered slowly`;
+    }
     if (this.#exchanges.length + count > MAX_REQUESTS) {
       return `the doctor spends at most ${MAX_REQUESTS} requests`;
     }
@@ -353,7 +389,7 @@ class Run {
             skip(
               'idempotency',
               accepted
-                ? 'read-only run: --write (with an rk_test_ key) checks the Idempotency-Key replay'
+                ? 'read-only run: the write checks (--write, with an rk_test_ key) test the Idempotency-Key replay'
                 : 'the credential was refused (see credential)',
               ASSUMPTIONS.idempotency,
             ),
@@ -387,7 +423,7 @@ class Run {
         reasons[scope] =
           scope === 'recognitions:write'
             ? 'never checked: it would create a recognition people see, and start deliveries'
-            : (write?.reason ?? 'read-only run: --write checks it');
+            : (write?.reason ?? 'read-only run: the write checks (--write) test it');
       }
     }
     const details = { granted, missing, unchecked, reasons };
@@ -419,7 +455,10 @@ class Run {
   }
 
   #rateLimit(): DoctorCheck {
-    const last = this.#exchanges.at(-1);
+    // The latest answer that described the window (an error answer may not), else the latest.
+    const last =
+      this.#exchanges.findLast((exchange) => parseRateLimit(exchange.headers)) ??
+      this.#exchanges.at(-1);
     if (!last)
       return skip('rate-limit', 'no answer to read the headers from', ASSUMPTIONS.rateLimit);
     const headers = rateLimitHeaderNames(last.headers);
@@ -585,11 +624,17 @@ class Run {
           (key) => key !== 'next_cursor' && /cursor|next|after|token/i.test(key),
         )
       : undefined;
+    // The service's names, a bounded few of them.
+    const names = fields
+      ? Object.keys(fields)
+          .slice(0, 20)
+          .map((name) => name.slice(0, 60))
+      : [];
     const details = {
       mode: cursor ? 'cursor' : numbers ? 'page' : link ? 'link' : 'none',
       cursorField: cursor ? 'next_cursor' : (otherCursor ?? null),
       link: link !== undefined,
-      fields: fields ? Object.keys(fields) : [],
+      fields: names,
     };
     if (numbers && (cursor || !otherCursor)) {
       return {
@@ -616,7 +661,7 @@ class Run {
       id: 'pagination',
       status: 'fail',
       summary: fields
-        ? `pagination holds ${Object.keys(fields).join(', ') || 'nothing'}${otherCursor ? `, its cursor in ${otherCursor} rather than next_cursor` : ''}: the SDK's lists cannot go past the first page`
+        ? `pagination holds ${names.join(', ') || 'nothing'}${otherCursor ? `, its cursor in ${otherCursor} rather than next_cursor` : ''}: the SDK's lists cannot go past the first page`
         : 'a list answer has no pagination object and no Link header: the SDK’s lists fail (InvalidResponseError)',
       fix: 'Tell the SDK’s maintainers the envelope the service sends (docs/doctor.md, “Reporting a difference”); meanwhile read lists with client.get() and page them yourself.',
       assumption: ASSUMPTIONS.pagination,
@@ -735,7 +780,9 @@ class Run {
       );
     }
     const body = (await probe.exchange.body) as { data?: unknown } | undefined;
-    const list = Array.isArray(body?.data) ? (body.data as Record<string, unknown>[]) : [];
+    const list = (Array.isArray(body?.data) ? (body.data as unknown[]) : []).filter(
+      (each): each is Record<string, unknown> => typeof each === 'object' && each !== null,
+    );
     const known = new Set<string>([...WEBHOOK_EVENT_TYPES, '*']);
     const problems: string[] = [];
     const webhooks = list.map((webhook) => {
@@ -763,7 +810,10 @@ class Run {
         unknownEvents,
       };
     });
-    const details: Record<string, unknown> = { webhooks };
+    const details: Record<string, unknown> = {
+      webhooks: webhooks.slice(0, MAX_WEBHOOKS_SHOWN),
+      total: webhooks.length,
+    };
     const receiver = this.#options.receiver;
     if (receiver) {
       const url =
@@ -806,7 +856,9 @@ class Run {
       return {
         id: 'webhooks',
         status: insecure ? 'fail' : 'warn',
-        summary: problems.join('; '),
+        summary:
+          problems.slice(0, 5).join('; ') +
+          (problems.length > 5 ? `; and ${problems.length - 5} more (details.webhooks)` : ''),
         fix: 'employee-recognition webhooks sync --url <url> --receiver <module> makes the subscription match the receiver; an unknown event type reaches onAny() handlers only.',
         assumption: ASSUMPTIONS.webhooks,
         details,

@@ -45,6 +45,11 @@ export interface RecordCheck {
 
 type Schema = z.core.$ZodType;
 
+/** The most differences and new fields one answer reports: a hostile body cannot flood a report. */
+const MAX_FINDINGS = 100;
+/** The longest path reported: a field's name is the service's text. */
+const MAX_PATH_LENGTH = 200;
+
 // A list's `pagination` is declared here as anything: the pagination check judges it.
 const list = (record: Schema) =>
   z.looseObject({ data: z.array(record), pagination: z.optional(z.unknown()) });
@@ -92,16 +97,19 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
   if (!result.success) {
     for (const issue of result.error.issues) {
       const path = pathOf(issue.path);
-      if (!differences.has(path)) {
+      if (!differences.has(path) && differences.size < MAX_FINDINGS) {
         const assumption = recordAssumption(operation, path);
-        differences.set(path, { operation, path, problem: problemOf(issue), assumption });
+        const problem = problemOf(issue, isNullable(schema, issue.path));
+        differences.set(path, { operation, path, problem, assumption });
       }
     }
   }
   const newFields = new Map<string, NewField>();
   collectNew(schema, body, [], (path, value) => {
     const key = pathOf(path);
-    if (!newFields.has(key)) newFields.set(key, { operation, path: key, type: typeOf(value) });
+    if (!newFields.has(key) && newFields.size < MAX_FINDINGS) {
+      newFields.set(key, { operation, path: key, type: typeOf(value) });
+    }
   });
   return { differences: [...differences.values()], newFields: [...newFields.values()] };
 }
@@ -127,14 +135,33 @@ function collectNew(
   }
 }
 
+/** Whether the field at `path` of `schema` may be null, as `team_id` may. */
+function isNullable(schema: Schema, path: readonly PropertyKey[]): boolean {
+  let part: Schema | undefined = schema;
+  for (const key of path) {
+    let def = part?._zod.def as z.core.$ZodTypes['_zod']['def'] | undefined;
+    while (def?.type === 'optional' || def?.type === 'nullable') {
+      def = def.innerType._zod.def as z.core.$ZodTypes['_zod']['def'];
+    }
+    part =
+      def?.type === 'array'
+        ? def.element
+        : def?.type === 'object' && typeof key === 'string' && Object.hasOwn(def.shape, key)
+          ? (def.shape[key] as Schema)
+          : undefined;
+  }
+  return part?._zod.def.type === 'nullable';
+}
+
 /** A path with list indexes as `*`: `data.*.sender.id`. */
 function pathOf(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(body)';
-  return path.map((part) => (typeof part === 'number' ? '*' : String(part))).join('.');
+  const joined = path.map((part) => (typeof part === 'number' ? '*' : String(part))).join('.');
+  return joined.length > MAX_PATH_LENGTH ? `${joined.slice(0, MAX_PATH_LENGTH)}…` : joined;
 }
 
 /** A value's JSON type, never the value. */
-export function typeOf(value: unknown): string {
+function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'array';
@@ -144,10 +171,10 @@ export function typeOf(value: unknown): string {
 const UNKNOWN_VALUE = 'a value this SDK does not know';
 
 /** The problem in names and types: the messages of the SDK's rules hold no value, but one does. */
-function problemOf(issue: z.core.$ZodIssue): string {
+function problemOf(issue: z.core.$ZodIssue, nullable: boolean): string {
   const received = issue.input === undefined ? 'is missing' : `is ${article(typeOf(issue.input))}`;
   if (issue.code === 'invalid_type') {
-    return `${received}, but the SDK assumes ${article(issue.expected)}`;
+    return `${received}, but the SDK assumes ${article(issue.expected)}${nullable ? ' or null' : ''}`;
   }
   const { message } = issue;
   // An open enumeration's message quotes the value: keep only what it knows.

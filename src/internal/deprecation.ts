@@ -63,9 +63,9 @@ export function parseDeprecation(
   const notice: DeprecationNotice = { deprecated };
   if (deprecatedAt) notice.deprecatedAt = deprecatedAt;
   if (sunsetAt) notice.sunsetAt = sunsetAt;
-  const links = readLinks(headers.get(HEADER_LINK), base);
-  if (links.has('deprecation')) notice.deprecationLink = links.get('deprecation');
-  if (links.has('sunset')) notice.sunsetLink = links.get('sunset');
+  const { deprecation, sunset } = readLinks(headers.get(HEADER_LINK), base);
+  if (deprecation) notice.deprecationLink = deprecation;
+  if (sunset) notice.sunsetLink = sunset;
   return notice;
 }
 

@@ -22,8 +22,12 @@ const LINK_TOKEN =
  * link is its first `<uri>` and its first `rel`, a space-separated list read case-insensitively,
  * up to the next comma outside `<…>` and quotes; a link without both is skipped.
  */
-export function readLinks(value: string | null, base: string | undefined): Map<string, string> {
-  const found = new Map<string, string>();
+export function readLinks(
+  value: string | null,
+  base: string | undefined,
+): Partial<Record<string, string>> {
+  // A `rel` named like a property of every object (`constructor`) is never set: `??=` finds it.
+  const found: Partial<Record<string, string>> = {};
   let target: string | undefined;
   let rel: string | undefined;
   let links = 0;
@@ -41,7 +45,7 @@ export function readLinks(value: string | null, base: string | undefined): Map<s
             .toLowerCase()
             .split(/[\s"]+/)
         : []) {
-        if (type && !found.has(type)) found.set(type, url as string);
+        found[type] ??= url as string;
       }
       if (++links > 63) break;
       target = rel = undefined;

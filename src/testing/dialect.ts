@@ -126,7 +126,7 @@ function oneOf<T>(name: string, value: unknown, allowed: readonly T[]): void {
 }
 
 /** Where an answer goes: what the dialect needs to rewrite it. */
-export interface AnswerTarget {
+interface AnswerTarget {
   /** The mock's base URL, without `/v1`. */
   baseUrl: string;
   /** The request's path below the base URL, such as `/v1/users`. */

@@ -100,17 +100,25 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const { port: actualPort } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  // Created once the port is known, before the first request can arrive.
-  const api = createMockApi({ ...apiOptions, baseUrl: url });
-  // `api.handle` looked up on each request, so a test's spy on it sees every request.
-  const mock = (request: Request) => api.handle(request);
-  handle = replay
-    ? createReplayer(replay, {
-        fallback: onUnrecorded === 'mock' ? mock : undefined,
-        now: apiOptions.now,
-        origin: url,
-      }).handle
-    : mock;
+  // Created once the port is known, before the first request can arrive; options it refuses
+  // (a dialect it does not know, a replay that is not a HAR) close the server again, so nothing
+  // is left listening.
+  let api: MockApi;
+  try {
+    api = createMockApi({ ...apiOptions, baseUrl: url });
+    // `api.handle` looked up on each request, so a test's spy on it sees every request.
+    const mock = (request: Request) => api.handle(request);
+    handle = replay
+      ? createReplayer(replay, {
+          fallback: onUnrecorded === 'mock' ? mock : undefined,
+          now: apiOptions.now,
+          origin: url,
+        }).handle
+      : mock;
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
   return {
     url,
     api,

@@ -1,8 +1,9 @@
 import { VERSION } from '@employee-recognition/sdk';
+import { startMockServer } from '@employee-recognition/sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InstalledCli, installCli } from './installed-cli.js';
 
-const COMMANDS = ['mock', 'trigger', 'api', 'export'];
+const COMMANDS = ['mock', 'trigger', 'api', 'export', 'webhooks', 'doctor'];
 let cli: InstalledCli;
 
 beforeAll(async () => {
@@ -52,5 +53,22 @@ describe('employee-recognition', () => {
     expect(option.code).toBe(2);
     expect(option.stderr).toContain("Unknown option '--prot'");
     expect(option.stderr).toContain('See employee-recognition mock --help.');
+  });
+
+  it('doctor runs through the installed package’s /doctor entry: the report on stdout, progress on stderr', async () => {
+    const server = await startMockServer({ recognitions: 5 });
+    try {
+      const result = await cli.run(['doctor', '--json'], {
+        env: { RECOGNITION_API_KEY: server.api.testKey, RECOGNITION_BASE_URL: server.url },
+      });
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout) as { ok: boolean; checks: { id: string }[] };
+      expect(report.ok).toBe(true);
+      expect(report.checks.map((check) => check.id)).toContain('records');
+      expect(result.stderr).toContain('doctor: records ok');
+      expect(result.stdout + result.stderr).not.toContain(server.api.testKey);
+    } finally {
+      await server.close();
+    }
   });
 });

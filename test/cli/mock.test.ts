@@ -167,6 +167,53 @@ describe('employee-recognition mock', () => {
     }
   });
 
+  it('speaks the dialect of its options: IETF headers, problem errors, Link paging, a skewed clock, renamed fields', async () => {
+    const { mock, baseUrl, apiKey } = await startMock([
+      '--rate-limit-headers',
+      'ratelimit',
+      '--errors',
+      'problem',
+      '--pagination',
+      'link',
+      '--clock-skew=-360',
+      '--rename',
+      'users.email=mail',
+    ]);
+    try {
+      expect(mock.stdout()).toContain('Dialect: {"rateLimitHeaders":"ratelimit"');
+      const client = new Client({ baseUrl, apiKey, maxRetries: 0 });
+      const { data: users, rateLimit, response } = await client.users.list().withResponse();
+      expect(rateLimit).toMatchObject({ family: 'ratelimit', limit: 100 });
+      expect(users.data[0]).toHaveProperty('mail');
+      const skew = Date.parse(response.headers.get('date')!) - Date.now();
+      expect(skew).toBeGreaterThan(-362_000);
+      expect(skew).toBeLessThan(-358_000);
+      const missing = await client.users
+        .get('00000000-0000-4000-8000-000000000000')
+        .catch((e: unknown) => e);
+      expect(missing).toMatchObject({
+        status: 404,
+        code: 'not_found',
+        type: `${baseUrl}/problems/not_found`,
+      });
+      const all = await client.recognitions.list({ limit: 100 }).toArray({ limit: 1000 });
+      expect(all).toHaveLength(300);
+    } finally {
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    }
+  });
+
+  it('rejects a dialect value it does not know with exit 2, naming the option', async () => {
+    const port = new URL(await closedPort()).port;
+    const errors = await cli.run(['mock', '--errors', 'xml', '--port', port]);
+    expect(errors.code).toBe(2);
+    expect(errors.stderr).toContain('dialect.errors must be one of "contract", "problem"');
+    const rename = await cli.run(['mock', '--rename', 'email', '--port', port]);
+    expect(rename.code).toBe(2);
+    expect(rename.stderr).toContain('--rename takes type.field=name');
+  });
+
   it('rejects an operation --deprecate does not know, and --sunset without --deprecate, with exit 2', async () => {
     const port = new URL(await closedPort()).port;
     const unknown = await cli.run(['mock', '--deprecate', 'users.fetch', '--port', port]);

@@ -403,22 +403,25 @@ describe('a list paged by its Link header (RFC 8288)', () => {
     expect(elsewhere).toHaveLength(0);
   });
 
-  it('prefers a cursor in the body to the link', async () => {
+  it('follows the link over a cursor in the body: the service named the page', async () => {
     server.use(
       http.get(RECOGNITIONS, ({ request }) => {
-        const cursor = new URL(request.url).searchParams.get('cursor');
+        const after = new URL(request.url).searchParams.get('after');
         const body = {
-          data: [recognition(cursor ? 2 : 1)],
-          pagination: { page: 1, total_pages: 2, next_cursor: cursor ? null : 'c2' },
+          data: [recognition(after ? 2 : 1)],
+          pagination: { page: 1, total_pages: 2, next_cursor: after ? null : 'c2' },
         };
         return new Response(JSON.stringify(body), {
-          headers: { 'content-type': 'application/json', link: '</v1/x?after=99>; rel="next"' },
+          headers: {
+            'content-type': 'application/json',
+            ...(!after && { link: '</v1/recognitions?after=1>; rel="next"' }),
+          },
         });
       }),
     );
-    const first = await client.recognitions.list();
-    await first.getNextPage();
-    expect(requests.map(queryOf)).toEqual([{}, { cursor: 'c2' }]);
+    const all = await client.recognitions.list().toArray({ limit: 10 });
+    expect(all.map((r) => r.message)).toEqual(['#1', '#2']);
+    expect(requests.map(queryOf)).toEqual([{}, { after: '1' }]);
   });
 
   it('ends with InvalidResponseError when the link leads to a page seen before', async () => {

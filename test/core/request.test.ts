@@ -194,7 +194,7 @@ describe('RFC 9457 problem details', () => {
       requestId: 'req_problem',
       details: [
         { field: 'recipient_id', message: 'must be a UUID' },
-        { field: 'profile.a/b.0', message: 'must be 1 or more' },
+        { field: 'profile.a~1b.0', message: 'must be 1 or more' },
       ],
     });
   });
@@ -209,7 +209,7 @@ describe('RFC 9457 problem details', () => {
 
   it('recognizes a problem sent as application/json by its members', async () => {
     problem(
-      { type: 'about:blank', title: 'Forbidden', detail: 'Missing users:read' },
+      { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Missing users:read' },
       403,
       'application/json',
     );
@@ -231,7 +231,11 @@ describe('RFC 9457 problem details', () => {
     problem({ type: 42, title: ['x'], detail: null, code: {}, errors: 'all' }, 400);
     const error = await getUsers().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
-    expect(error).toMatchObject({ code: 'invalid_request', type: 'about:blank', details: undefined });
+    expect(error).toMatchObject({
+      code: 'invalid_request',
+      type: 'about:blank',
+      details: undefined,
+    });
     expect((error as Error).message).toMatch(/^400/);
   });
 

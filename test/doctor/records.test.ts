@@ -85,6 +85,16 @@ describe('checkRecords', () => {
     ]);
   });
 
+  it('says null is allowed where the SDK allows it', () => {
+    const { team_id: _team, ...rest } = user;
+    expect(checkRecords('users.get', { data: rest }).differences).toEqual([
+      expect.objectContaining({
+        path: 'data.team_id',
+        problem: 'is missing, but the SDK assumes a string or null',
+      }),
+    ]);
+  });
+
   it('reports a missing data envelope, and nothing for an operation without records', () => {
     expect(checkRecords('teams.get', { team: {} }).differences).toEqual([
       expect.objectContaining({

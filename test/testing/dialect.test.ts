@@ -169,17 +169,15 @@ describe('Link paging (RFC 8288)', () => {
     expect(first.headers.get('link')).toMatch(
       new RegExp(`^<${api.baseUrl}/v1/recognitions\\?limit=100&cursor=[^>]+>; rel="next"$`),
     );
-    api.requests.length = 0;
+    const before = api.requests.length;
     const ids = new Set<string>();
     for await (const recognition of clientOf(api).recognitions.list({ limit: 100 })) {
       ids.add(recognition.id);
     }
     expect(ids.size).toBe(300);
-    expect(api.requests.map((request) => Object.keys(request.query).sort().join())).toEqual([
-      'limit',
-      'cursor,limit',
-      'cursor,limit',
-    ]);
+    expect(
+      api.requests.slice(before).map((request) => Object.keys(request.query).sort().join()),
+    ).toEqual(['limit', 'cursor,limit', 'cursor,limit']);
   });
 
   it('in page mode, links the next page number, and none after the last', async () => {

@@ -191,3 +191,18 @@ describe('a recording replayed', () => {
     });
   });
 });
+
+describe('a replay that is not a HAR', () => {
+  it('is refused where it is given, and leaves no server listening', async () => {
+    const probe = await startMockServer();
+    const port = Number(new URL(probe.url).port);
+    await probe.close();
+    await expect(startMockServer({ replay: { log: {} } as never, port })).rejects.toThrow(
+      /replay: expected a HAR object/,
+    );
+    // The port is free again: the refused server closed.
+    const again = await startMockServer({ port });
+    await again.close();
+    expect(() => fromRecording(null as never)).toThrow(/replay: expected a HAR object/);
+  });
+});

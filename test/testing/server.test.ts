@@ -206,3 +206,40 @@ function trackHandles() {
     stop: () => hook.disable(),
   };
 }
+
+describe('startMockServer with a dialect', () => {
+  it('speaks it over HTTP, its headers exposed to browser pages, and the SDK pages and paces by them', async () => {
+    const { Client } = await import('@employee-recognition/sdk');
+    const dialected = await startMockServer({
+      recognitions: 50,
+      dialect: { pagination: 'link', rateLimitHeaders: 'ratelimit-structured', errors: 'problem' },
+    });
+    try {
+      const response = await fetch(`${dialected.url}/v1/recognitions?limit=20`, {
+        headers: { authorization: `Bearer ${dialected.api.testKey}` },
+      });
+      expect(response.headers.get('link')).toMatch(/rel="next"$/);
+      expect(response.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+      expect(response.headers.get('access-control-expose-headers')).toMatch(
+        /ratelimit-policy.*link.*date/,
+      );
+      const client = new Client({ baseUrl: dialected.url, apiKey: dialected.api.testKey });
+      const all = await client.recognitions.list({ limit: 20 }).toArray({ limit: 100 });
+      expect(all).toHaveLength(50);
+      const { rateLimit } = await client.teams.list().withResponse();
+      expect(rateLimit).toMatchObject({ family: 'ratelimit-structured', limit: 100 });
+    } finally {
+      await dialected.close();
+    }
+  });
+
+  it('refuses a dialect it does not know, leaving nothing listening on the port', async () => {
+    const { closedPort } = await import('../support/http-server.js');
+    const port = Number(new URL(await closedPort()).port);
+    await expect(startMockServer({ port, dialect: { errors: 'xml' as never } })).rejects.toThrow(
+      /dialect\.errors must be one of/,
+    );
+    const again = await startMockServer({ port });
+    await again.close();
+  });
+});
