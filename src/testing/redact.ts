@@ -49,7 +49,9 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
 const SECRET_JSON_PAIR =
   /("[^"\\]*(?:key|token|secret|signature|passw(?:or)?d|credential|session)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const EMAIL_FIELD = /^e-?mail$/i;
+const EMAIL_FIELD = /^(?:\w+_)?e?-?mail(?:_?address)?$/i;
+// A person's name under the contract's field or another a service may use, in a personal record.
+const NAME_FIELD = /^(?:(?:full|display|first|last|given|family|middle|nick|user|sur)_?)?name$/i;
 const PSEUDONYM_DOMAIN = '@redacted.invalid';
 // A learned secret shorter than this is not replaced elsewhere: it would garble the file.
 const MIN_SECRET_LENGTH = 8;
@@ -210,6 +212,16 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
         if (fields.emails?.includes(path)) parent![key] = emailPseudonym(value);
         else learnName(value);
       }
+      // A name the service sends under another field (`display_name`, `full_name`) is a name too.
+      learnNamedFields(record);
+    }
+  };
+
+  const learnNamedFields = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === 'string' && NAME_FIELD.test(key)) learnName(item);
+      else learnNamedFields(item);
     }
   };
 

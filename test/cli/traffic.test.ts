@@ -173,6 +173,29 @@ describe('employee-recognition traffic check', () => {
   });
 });
 
+describe('traffic check in the standard variants the SDK reads', () => {
+  it('passes problem+json errors, Link paging and the IETF RateLimit headers; names a renamed field', async () => {
+    const file = await record('dialect', {
+      dialect: {
+        errors: 'problem',
+        pagination: 'link',
+        rateLimitHeaders: 'ratelimit',
+        renamedFields: { users: { name: 'display_name' } },
+      },
+    });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('display_name');
+    expect(text).not.toMatch(/"display_name":"(?!Person\d+ Person\d+")/);
+    expect(await traffic.run(['check', file])).toBe(1);
+    expect(stdout).toMatch(
+      /^ok +errors +1 error answer in the SDK's error body or RFC 9457 problem\+json$/m,
+    );
+    expect(stdout).toMatch(/^ok +envelope /m);
+    expect(stdout).toMatch(/^ok +headers +x-request-id and rate-limit headers \(RateLimit\)/m);
+    expect(stdout).toMatch(/^fail +records +.*users\.list data\.\*\.name is missing/m);
+  });
+});
+
 describe('--record <file> of api and doctor', () => {
   it('writes the calls of a run as a redacted HAR that traffic check reads', async () => {
     const server = await startMockServer({ seed: 41 });

@@ -218,4 +218,23 @@ describe('the redaction', () => {
     });
     expect(hooked.redact(entryOf())).toBeUndefined();
   });
+
+  it('finds names and emails a service sends under other field names', () => {
+    const entry = createRedactor().redact(
+      entryOf({
+        url: 'https://api.example/v1/recognitions',
+        responseBody: {
+          data: [
+            {
+              id: UUID,
+              sender: { id: UUID, display_name: 'Wen Kowalski' },
+              recipient: { id: UUID, full_name: 'Tess Mensah', work_email: 'not-an-address' },
+              message: 'Go Tess!',
+            },
+          ],
+        },
+      }),
+    )!;
+    expect(entry.response.content.text).not.toMatch(/Wen|Kowalski|Tess|Mensah|not-an-address/);
+  });
 });
