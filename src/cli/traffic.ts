@@ -3,7 +3,7 @@ import type { Recorder } from '@employee-recognition/sdk/testing';
 import type * as DoctorEntryModule from '@employee-recognition/sdk/doctor';
 import type { DoctorCheck, NewField, RecordDifference } from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
-import { ENUM_FIELDS } from '../resources/fields.js';
+import { ENUM_FIELDS, PERSONAL_FIELDS } from '../resources/fields.js';
 import { type Har, type HarEntry, harHeader, operationOf, parseJson } from '../testing/har.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
@@ -486,7 +486,73 @@ function checkRecording(har: Har, doctor: DoctorEntry): DoctorCheck[] {
     assumption: ASSUMPTIONS.deprecations,
     details: { deprecated: [...deprecated] },
   });
+  checks.push(privacyCheck(har, entries));
   return checks;
+}
+
+// What a recording made with the default redaction holds in its personal fields.
+const PSEUDONYM = /^(?:Person\d+(?: Person\d+)*|person\d+@redacted\.invalid)$/;
+// Secrets by their shape: what the redaction never leaves in a file.
+const SECRET_SHAPE = /whsec_[A-Za-z0-9+/=]{8,}|rk_(?:live|test)_[A-Za-z0-9]{24,}/;
+
+/**
+ * Whether the file can be shared: no secret by its shape anywhere, and pseudonyms in the
+ * personal fields of the list beside the schemas (src/resources/fields.ts). Counts and field
+ * names only: the report never shows what was found.
+ */
+function privacyCheck(
+  har: Har,
+  entries: { entry: HarEntry; operation: string | undefined; body: unknown }[],
+): DoctorCheck {
+  const secrets = har.log.entries.filter((entry) =>
+    SECRET_SHAPE.test(JSON.stringify(entry)),
+  ).length;
+  const personal = new Set<string>();
+  for (const { operation, body } of entries) {
+    const fields = operation === undefined ? undefined : PERSONAL_FIELDS[operation.split('.')[0]!];
+    const data = (body as { data?: unknown } | undefined)?.data;
+    if (!fields || data === null || typeof data !== 'object') continue;
+    for (const record of Array.isArray(data) ? data : [data]) {
+      for (const path of [...(fields.names ?? []), ...(fields.emails ?? [])]) {
+        const value = path
+          .split('.')
+          .reduce<unknown>(
+            (node, key) =>
+              node !== null && typeof node === 'object'
+                ? (node as Record<string, unknown>)[key]
+                : undefined,
+            record,
+          );
+        if (typeof value === 'string' && !PSEUDONYM.test(value))
+          personal.add(`${operation} ${path}`);
+      }
+    }
+  }
+  const details = { entriesWithSecrets: secrets, personalFields: [...personal] };
+  if (secrets > 0) {
+    return {
+      id: 'privacy',
+      status: 'fail',
+      summary: `${secrets} entr${secrets === 1 ? 'y holds' : 'ies hold'} a webhook secret or an API key: do not share this file`,
+      fix: 'Record again with the default redaction (createRecorder, the preload or --record), which removes them.',
+      details,
+    };
+  }
+  if (personal.size > 0) {
+    return {
+      id: 'privacy',
+      status: 'warn',
+      summary: `names or emails in ${[...personal].slice(0, 3).join(', ')}${personal.size > 3 ? ', …' : ''} are not pseudonyms: the file holds personal data`,
+      fix: 'Record with redact.personal left on (the default) before the file leaves the machine.',
+      details,
+    };
+  }
+  return {
+    id: 'privacy',
+    status: 'ok',
+    summary: 'no secret by its shape, and pseudonyms in every personal field',
+    details,
+  };
 }
 
 // A check over a list of problems: `ok` with `summary` when there are none.

@@ -173,6 +173,40 @@ describe('employee-recognition traffic check', () => {
   });
 });
 
+describe('traffic check: whether the file can be shared', () => {
+  it('passes a redacted recording, warns of personal data, fails on a secret, never showing either', async () => {
+    const file = await record('shareable');
+    expect(await traffic.run(['check', file])).toBe(0);
+    expect(stdout).toMatch(
+      /^ok +privacy +no secret by its shape, and pseudonyms in every personal field$/m,
+    );
+
+    const har = JSON.parse(readFileSync(file, 'utf8')) as Har;
+    const users = har.log.entries[0]!.response.content;
+    const body = JSON.parse(users.text!);
+    body.data[0].email = 'ada.lovelace@acme.example';
+    users.text = JSON.stringify(body);
+    const personal = join(dir, 'personal.har');
+    writeFileSync(personal, JSON.stringify(har));
+    stdout = '';
+    expect(await traffic.run(['check', personal])).toBe(0);
+    expect(stdout).toMatch(
+      /^warn +privacy +names or emails in users\.list email are not pseudonyms/m,
+    );
+
+    body.data[1].note = 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0';
+    users.text = JSON.stringify(body);
+    const secret = join(dir, 'secret.har');
+    writeFileSync(secret, JSON.stringify(har));
+    stdout = '';
+    expect(await traffic.run(['check', secret, '--markdown'])).toBe(1);
+    expect(stdout).toMatch(
+      /^\| `privacy` \| fail \| 1 entry holds a webhook secret or an API key/m,
+    );
+    expect(stdout).not.toMatch(/whsec_|ada\.lovelace/);
+  });
+});
+
 describe('traffic check in the standard variants the SDK reads', () => {
   it('passes problem+json errors, Link paging and the IETF RateLimit headers; names a renamed field', async () => {
     const file = await record('dialect', {
