@@ -35,43 +35,72 @@ export interface HarEntry {
   time: number;
   /** The request as the app made it: its URL, headers and body, redacted. */
   request: {
+    /** The HTTP method, upper-case. */
     method: string;
+    /** The absolute URL, its secret query parameters redacted. */
     url: string;
+    /** `HTTP/1.1`: fetch does not say which version carried it. */
     httpVersion: string;
+    /** Always empty: cookies are headers here, and redacted. */
     cookies: HarNameValue[];
+    /** The headers the app gave, credentials redacted. */
     headers: HarNameValue[];
+    /** The URL's query parameters, as in `url`. */
     queryString: HarNameValue[];
+    /** The body, when the request had one. */
     postData?: HarPostData | undefined;
+    /** -1: not known to fetch. */
     headersSize: number;
+    /** The body's length in bytes, 0 without one. */
     bodySize: number;
+    /** A note on the request. */
     comment?: string | undefined;
   };
   /** The answer as the app got it, redacted. */
   response: {
     /** 0 when no answer came (a dropped connection, a refused one): a replay drops it again. */
     status: number;
+    /** The status text the server sent. */
     statusText: string;
+    /** `HTTP/1.1`, or empty without an answer. */
     httpVersion: string;
+    /** Always empty: cookies are headers here, and redacted. */
     cookies: HarNameValue[];
+    /** The answer's headers, lower-case names, secrets redacted. */
     headers: HarNameValue[];
+    /** The answer's body. */
     content: {
       /** The body's length in bytes as received, before any truncation. */
       size: number;
+      /** The answer's `Content-Type`. */
       mimeType: string;
+      /** The body as text (base64 when `encoding` says so), redacted. */
       text?: string | undefined;
+      /** `base64` for a body that is not text. */
       encoding?: string | undefined;
       /** Set when the body was cut at the recorder's `maxBodyBytes`. */
       comment?: string | undefined;
     };
+    /** The `Location` header, or empty. */
     redirectURL: string;
+    /** -1: not known to fetch. */
     headersSize: number;
+    /** The body's length in bytes, -1 without an answer. */
     bodySize: number;
+    /** Why there is no answer, for a status of 0. */
     comment?: string | undefined;
   };
   /** Always empty: a recording holds no cache state. */
   cache: Record<string, never>;
-  /** Milliseconds waiting for the answer's headers (`wait`) and reading its body (`receive`). */
-  timings: { send: number; wait: number; receive: number };
+  /** Milliseconds sending (0: not known to fetch), waiting for the headers, reading the body. */
+  timings: {
+    /** 0: fetch does not say. */
+    send: number;
+    /** From the request to the answer's headers. */
+    wait: number;
+    /** From the headers to the body's last byte. */
+    receive: number;
+  };
   /** A note on the entry. */
   comment?: string | undefined;
 }
@@ -80,9 +109,18 @@ export interface HarEntry {
 export interface Har {
   /** The recording: HAR 1.2, written by this SDK, its entries oldest first. */
   log: {
+    /** `1.2`. */
     version: string;
-    creator: { name: string; version: string };
+    /** What wrote it: this SDK and its version. */
+    creator: {
+      /** `@employee-recognition/sdk`. */
+      name: string;
+      /** The SDK's version. */
+      version: string;
+    };
+    /** The requests and their answers, in the order they completed. */
     entries: HarEntry[];
+    /** A note, such as how many entries were left out past `maxEntries`. */
     comment?: string | undefined;
   };
 }
