@@ -42,6 +42,7 @@ const shared: Options = {
     'testing-msw': 'src/testing/msw.ts',
     redis: 'src/redis/index.ts',
     otel: 'src/otel/index.ts',
+    record: 'src/record/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.

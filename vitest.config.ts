@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@employee-recognition\/sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^@employee-recognition\/sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^@employee-recognition\/sdk\/otel$/, replacement: src('otel/index.ts') },
+      { find: /^@employee-recognition\/sdk\/record$/, replacement: src('record/index.ts') },
       { find: /^@employee-recognition\/sdk\/doctor$/, replacement: src('doctor/index.ts') },
       { find: /^@employee-recognition\/sdk$/, replacement: src('index.ts') },
     ],

@@ -26,7 +26,12 @@ const instantFetch = async (input) =>
   });
 
 const { Client } = await importSdk();
+const { createRecorder } = await importSdk('testing');
 const sdk = new Client({ apiKey: API_KEY, baseUrl: BASE, fetch: instantFetch });
+// The same client recorded in memory (docs/testing.md, "Recording real traffic"): each call's
+// entry built and redacted; past maxEntries (1,000) entries are counted, still redacted.
+const recorder = createRecorder({ fetch: instantFetch });
+const recorded = new Client({ apiKey: API_KEY, baseUrl: BASE, fetch: recorder.fetch });
 const compareDir = process.env.BENCH_COMPARE_DIR;
 const compare = compareDir
   ? new (await import(pathToFileURL(`${compareDir}/index.js`).href)).Client({
@@ -48,12 +53,14 @@ const operations = {
     'fetch + JSON.parse': () => instantFetch(`${BASE}/v1/users/${USER.id}`).then(parse),
     'ky (prebuilt options)': () => ky(`${BASE}/v1/users/${USER.id}`, kyOptions).json(),
     sdk: () => sdk.users.get(USER.id),
+    'sdk (recorded)': () => recorded.users.get(USER.id),
     ...(compare && { 'sdk (baseline)': () => compare.users.get(USER.id) }),
   },
   'recognitions.list (20 records)': {
     'fetch + JSON.parse': () => instantFetch(`${BASE}/v1/recognitions?limit=20`).then(parse),
     'ky (prebuilt options)': () => ky(`${BASE}/v1/recognitions?limit=20`, kyOptions).json(),
     sdk: () => sdk.recognitions.list({ limit: 20 }),
+    'sdk (recorded)': () => recorded.recognitions.list({ limit: 20 }),
     ...(compare && { 'sdk (baseline)': () => compare.recognitions.list({ limit: 20 }) }),
   },
 };
@@ -80,4 +87,5 @@ for (const [name, targets] of Object.entries(operations)) {
   results[name] = Object.fromEntries(names.map((target) => [target, summarize(cpu[target])]));
 }
 
+await recorder.close();
 report({ rounds: ROUNDS, callsPerRound: CALLS, operations: results });

@@ -548,7 +548,7 @@ function render(r, m) {
   out.push('');
 
   out.push(
-    `**Client-side cost per call, no network.** Every target gets a \`fetch\` that answers at once with the same body (bench/overhead.mjs), so this is the CPU spent in this process per call: options, Request objects and signals, hooks, body reading, JSON.parse, validation, promises. ${r.overhead.rounds} rounds × ${r.overhead.callsPerRound} calls, interleaved.`,
+    `**Client-side cost per call, no network.** Every target gets a \`fetch\` that answers at once with the same body (bench/overhead.mjs), so this is the CPU spent in this process per call: options, Request objects and signals, hooks, body reading, JSON.parse, validation, promises. \`sdk (recorded)\` is the same client with a recorder's \`fetch\` (createRecorder of /testing, in memory): its row less the \`sdk\` row is a recorded call's overhead, each entry built and redacted (docs/testing.md, "Recording real traffic"). ${r.overhead.rounds} rounds × ${r.overhead.callsPerRound} calls, interleaved.`,
   );
   out.push('');
   out.push(

@@ -49,6 +49,10 @@ export const ENV_BASE_URL = 'RECOGNITION_BASE_URL';
 /** Sets the client's `logLevel` where no option does. */
 export const ENV_LOG_LEVEL = 'RECOGNITION_LOG';
 export const ENV_WEBHOOK_SECRET = 'RECOGNITION_WEBHOOK_SECRET';
+/** The file `@employee-recognition/sdk/record` writes its HAR to. */
+export const ENV_RECORD = 'RECOGNITION_RECORD';
+/** More addresses it records requests to, comma-separated, beside the base and auth URLs. */
+export const ENV_RECORD_URLS = 'RECOGNITION_RECORD_URLS';
 
 /** API keys: `rk_live_` or `rk_test_` then at least 24 alphanumerics (contract §2). */
 export const API_KEY_PATTERN = /^rk_(?:live|test)_[A-Za-z0-9]{24,}$/;

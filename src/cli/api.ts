@@ -8,6 +8,7 @@ import {
   stderrLogger,
   UsageError,
 } from './command.js';
+import { recorderFor } from './traffic.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
@@ -30,6 +31,8 @@ Arguments:
 
 Options:
   --query <key=value>    A query parameter; repeat for more
+  --record <file>        Also write the call and its answer to <file> as HAR 1.2, redacted
+                         (employee-recognition traffic check reads it)
   --data <json|@file>    The JSON body of a POST, PATCH or DELETE; @file reads it from a
                          file, @- from standard input
   -h, --help             Show this help
@@ -41,6 +44,7 @@ Examples:
     const parsed = parseCommandArgs(this, args, {
       query: { type: 'string', multiple: true },
       data: { type: 'string' },
+      record: { type: 'string' },
     });
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
@@ -60,15 +64,18 @@ Examples:
     const body =
       values.data === undefined ? undefined : await readJsonArgument('data', values.data);
 
+    const recorder = await recorderFor(values.record);
     let result: unknown;
     try {
-      const client = new Client({ logger: stderrLogger() });
+      const client = new Client({ logger: stderrLogger(), fetch: recorder?.fetch });
       result =
         method === 'GET'
           ? await client.get(path, { query })
           : await client[methodKey(method)](path, { query, body });
     } catch (error) {
       return reportError(error);
+    } finally {
+      await recorder?.close();
     }
     // 204 answers (a delete) have no body to print.
     if (result !== undefined) {

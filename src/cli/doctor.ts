@@ -18,6 +18,7 @@ import {
   stderrLogger,
   UsageError,
 } from './command.js';
+import { recorderFor } from './traffic.js';
 import { loadReceiver } from './webhooks.js';
 
 /** The OAuth client the doctor authenticates as, where no API key is set (as docs/cli.md says). */
@@ -53,6 +54,8 @@ Options:
   --delivery <file>      The captured delivery (doctor webhook)
   --secret-from <file>   The webhook secret, read from this file (default: $${ENV_WEBHOOK_SECRET})
   --base-url <url>       The API's base URL (default: $${ENV_BASE_URL}, else the service)
+  --record <file>        Also write every request of the run to <file> as HAR 1.2, redacted:
+                         with the report, what a support ticket needs
   -h, --help             Show this help
 
 Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
@@ -66,6 +69,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
       delivery: { type: 'string' },
       'secret-from': { type: 'string' },
       'base-url': { type: 'string' },
+      record: { type: 'string' },
     });
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
@@ -86,7 +90,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
 
     if (subcommand === 'webhook') {
       if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
-      for (const option of ['write', 'receiver', 'url', 'base-url'] as const) {
+      for (const option of ['write', 'receiver', 'url', 'base-url', 'record'] as const) {
         if (values[option] !== undefined) {
           throw new UsageError(`--${option} goes with doctor, not doctor webhook.`);
         }
@@ -131,6 +135,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
       values.receiver === undefined ? undefined : await loadReceiver(values.receiver);
 
     // The report is the doctor's output; debug lines would print the sampled records' bodies.
+    const recorder = await recorderFor(values.record);
     const logLevel =
       process.env[ENV_LOG_LEVEL]?.trim().toLowerCase() === 'debug' ? 'info' : undefined;
     let client: Client;
@@ -149,7 +154,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
           issuer: process.env[ENV_AUTH_URL] || DEFAULT_AUTH_URL,
           logger: stderrLogger(),
           fetch: async (input, init) => {
-            const response = await fetch(input, init);
+            const response = await (recorder?.fetch ?? fetch)(input, init);
             const answer = (await response
               .clone()
               .json()
@@ -168,19 +173,27 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
           baseUrl: values['base-url'],
           logger: stderrLogger(),
           logLevel,
+          fetch: recorder?.fetch,
         });
       } else {
-        client = new Client({ baseUrl: values['base-url'], logger: stderrLogger(), logLevel });
+        client = new Client({
+          baseUrl: values['base-url'],
+          logger: stderrLogger(),
+          logLevel,
+          fetch: recorder?.fetch,
+        });
         credential = apiKey!;
         secrets.push(apiKey!);
       }
     } catch (error) {
+      await recorder?.close();
       return reportError(error);
     }
     const sdk = await import('@employee-recognition/sdk/doctor');
     try {
       const report = await sdk.diagnose(client, {
         credential,
+        fetch: recorder?.fetch,
         write: values.write,
         receiver,
         receiverUrl: values.url,
@@ -191,6 +204,8 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
       if (error instanceof ConfigurationError) throw new UsageError(error.message);
       if (error instanceof EmployeeRecognitionError) return reportError(error);
       throw error;
+    } finally {
+      await recorder?.close();
     }
   },
 };

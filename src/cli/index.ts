@@ -10,11 +10,12 @@ import { type Command, EXIT, runCommand, UsageError } from './command.js';
 import { doctor } from './doctor.js';
 import { exportCommand } from './export.js';
 import { mock } from './mock.js';
+import { traffic } from './traffic.js';
 import { trigger } from './trigger.js';
 import { webhooks } from './webhooks.js';
 
 /** The commands, in the order of `--help`: what docs/cli.md must list (scripts/check-docs.mjs). */
-export const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, doctor];
+export const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, doctor, traffic];
 
 const HELP = `Usage: employee-recognition <command> [options]
 

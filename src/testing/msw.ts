@@ -9,8 +9,10 @@
  */
 import { type HttpHandler, http } from 'msw';
 import { API_VERSION_PREFIX, oauthMetadataUrl } from '../contract.js';
+import type { Har } from './har.js';
 import { type MockApi, createMockApi as createPlainMockApi, OPENAPI_PATH } from './mock-api.js';
 import type { MockApiOptions } from './options.js';
+import { createReplayer, type ReplayOptions } from './replay.js';
 
 export * from './index.js';
 
@@ -38,4 +40,30 @@ export function createHandlers(api: MockApi): HttpHandler[] {
     http.get(oauthMetadataUrl(api.oauth.issuer), ({ request }) => api.handle(request)),
     http.post(api.oauth.tokenUrl, ({ request }) => api.handle(request)),
   ];
+}
+
+/**
+ * MSW handlers that replay a recording (`recorder.har()`, or a HAR file's JSON) at the origins it
+ * was recorded from: each request gets the recorded answer of its method, path, query and body,
+ * repeats in the recorded order. A request to those origins that was not recorded gets a 501
+ * naming the nearest recorded one, or with `onUnrecorded: 'mock'` the stateful mock's answer;
+ * none goes on to the network. Recorded rate-limit headers and `Retry-After` replay as recorded,
+ * absolute times (`Date`, `X-RateLimit-Reset`) moved by the time since the recording.
+ */
+export function fromRecording(har: Har, options: ReplayOptions = {}): HttpHandler[] {
+  const origins = [
+    ...new Set((har?.log?.entries ?? []).map((entry) => new URL(entry.request.url).origin)),
+  ];
+  // The mock answers at the API's origin: the one whose paths carry the version prefix.
+  const apiOrigin = har?.log?.entries?.find((entry) =>
+    new URL(entry.request.url).pathname.startsWith(`${API_VERSION_PREFIX}/`),
+  )?.request.url;
+  const fallback =
+    options.onUnrecorded === 'mock'
+      ? createPlainMockApi(apiOrigin ? { baseUrl: new URL(apiOrigin).origin } : {}).handle
+      : undefined;
+  const replayer = createReplayer(har, { fallback });
+  return origins.map((origin) =>
+    http.all(`${origin}/*`, ({ request }) => replayer.handle(request)),
+  );
 }

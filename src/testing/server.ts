@@ -10,19 +10,27 @@ import {
   HEADER_REQUEST_ID,
   HEADER_RETRY_AFTER,
 } from '../contract.js';
+import type { Har } from './har.js';
 import { HEADER_IDEMPOTENT_REPLAYED } from './idempotency.js';
 import { createMockApi, type MockApi } from './mock-api.js';
 import type { MockApiOptions } from './options.js';
+import { createReplayer, type ReplayOptions } from './replay.js';
 
 /**
  * Options of {@link startMockServer}: where to listen, plus those of `createMockApi` but
  * `baseUrl` (such as `seed`, `recognitions`, `tier` and `rateLimitWindowMs`).
  */
-export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'> {
+export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'>, ReplayOptions {
   /** Default 0: any free port. */
   port?: number | undefined;
   /** Default `127.0.0.1`. */
   host?: string | undefined;
+  /**
+   * A recording (`recorder.har()`, or a HAR file's JSON) to answer from instead of the mock:
+   * each request gets the recorded answer of its method, path, query and body, repeats in the
+   * recorded order, and what was not recorded a 501 (`onUnrecorded`). Loads no msw.
+   */
+  replay?: Har | undefined;
 }
 
 /** A mock API served over HTTP. */
@@ -77,12 +85,12 @@ const NODE_HTTP = 'node:http';
  * Prints nothing: callers such as the CLI say what they want.
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 0, host = '127.0.0.1', ...apiOptions } = options;
+  const { port = 0, host = '127.0.0.1', replay, onUnrecorded, ...apiOptions } = options;
   const { createServer }: typeof NodeHttp = await import(
     /* webpackIgnore: true */ /* @vite-ignore */ NODE_HTTP
   );
-  let api: MockApi | undefined;
-  const server = createServer((request, response) => void serve(api!, request, response));
+  let handle: MockApi['handle'] | undefined;
+  const server = createServer((request, response) => void serve(handle!, request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -93,9 +101,20 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { port: actualPort } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   // Created once the port is known, before the first request can arrive; options it refuses
-  // (a dialect it does not know) close the server again, so nothing is left listening.
+  // (a dialect it does not know, a replay that is not a HAR) close the server again, so nothing
+  // is left listening.
+  let api: MockApi;
   try {
     api = createMockApi({ ...apiOptions, baseUrl: url });
+    // `api.handle` looked up on each request, so a test's spy on it sees every request.
+    const mock = (request: Request) => api.handle(request);
+    handle = replay
+      ? createReplayer(replay, {
+          fallback: onUnrecorded === 'mock' ? mock : undefined,
+          now: apiOptions.now,
+          origin: url,
+        }).handle
+      : mock;
   } catch (error) {
     await new Promise((resolve) => server.close(resolve));
     throw error;
@@ -114,7 +133,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 }
 
 async function serve(
-  api: MockApi,
+  handle: MockApi['handle'],
   incoming: IncomingMessage,
   outgoing: ServerResponse,
 ): Promise<void> {
@@ -129,7 +148,7 @@ async function serve(
   });
   let response: Response;
   try {
-    response = await api.handle(await toRequest(incoming, controller.signal));
+    response = await handle(await toRequest(incoming, controller.signal));
   } catch {
     outgoing.destroy();
     return;

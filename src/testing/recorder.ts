@@ -1,0 +1,453 @@
+// The recorder (docs/testing.md, "Recording real traffic"): a fetch that hands the app exactly
+// what the wrapped fetch gave it, and writes each request and answer as a redacted HAR entry,
+// kept in memory or streamed to a file.
+import type * as NodeFs from 'node:fs';
+import { VERSION } from '../version.js';
+import type { Har, HarEntry, HarNameValue } from './har.js';
+import { createRedactor, type RedactOptions } from './redact.js';
+
+/** Options of {@link createRecorder}. */
+export interface RecorderOptions {
+  /**
+   * Streams each entry to this file as it completes, rather than holding the recording in
+   * memory (Node only); `close()` then finishes the HAR there. Without it, `har()` and `save()`.
+   */
+  file?: string | undefined;
+  /**
+   * Records only requests whose URL starts with one of these, such as the client's `baseUrl` and
+   * the authorization server's address; others pass through unrecorded. Default every request.
+   */
+  urls?: readonly string[] | undefined;
+  /** A body longer than this many bytes is cut there and its entry marked. Default 1 MiB. */
+  maxBodyBytes?: number | undefined;
+  /** Entries held in memory without `file`; later ones are counted, not kept. Default 1000. */
+  maxEntries?: number | undefined;
+  /** What is redacted beside the defaults, which always apply. */
+  redact?: RedactOptions | undefined;
+  /** The fetch to record; default the global `fetch`, looked up on each call. */
+  fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** Records the requests made through its `fetch` as HAR 1.2, redacted. */
+export interface Recorder {
+  /** Pass it to the client (`new Client({ fetch })`) and to `clientCredentials({ fetch })`. */
+  readonly fetch: typeof globalThis.fetch;
+  /** The recording so far as a HAR 1.2 object; not for a recorder that streams to a file. */
+  har(): Har;
+  /** Writes {@link Recorder.har} to a file as JSON (Node only). */
+  save(path: string): Promise<void>;
+  /**
+   * Cuts the bodies still being read where they are, writes their entries, and finishes the
+   * file of the `file` option. Calls made later are not recorded.
+   */
+  close(): Promise<void>;
+}
+
+/** The recorder with what the preload needs beside it. */
+export interface FileRecorder extends Recorder {
+  /** Finishes the file from an `exit` handler, where nothing can be awaited. */
+  closeSync(): void;
+}
+
+type Fetch = typeof globalThis.fetch;
+type Body = { text: string; size: number; kept: number; truncated: boolean; encoding?: string };
+
+const DEFAULTS = { maxBodyBytes: 1_048_576, maxEntries: 1000 };
+const TEXTUAL = /json|text|xml|x-www-form-urlencoded|javascript/i;
+// Not a literal specifier, so bundlers leave it alone and the testing entry still bundles for
+// browsers, where a recorder keeps its entries in memory.
+const NODE_FS = 'node:fs';
+
+/**
+ * Creates a recorder: `new Client({ fetch: recorder.fetch })` records every call of the client.
+ * The app sees the same answers, errors and timings, and no extra request is made.
+ */
+export function createRecorder(options: RecorderOptions = {}): Recorder {
+  return startRecorder(options);
+}
+
+/** {@link createRecorder} with the `exit` handler's `closeSync` of the preload. */
+export function startRecorder(options: RecorderOptions = {}): FileRecorder {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const maxEntries = options.maxEntries ?? DEFAULTS.maxEntries;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
+    throw new RangeError('maxBodyBytes must be a whole number of bytes, 0 or more');
+  }
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 0) {
+    throw new RangeError('maxEntries must be a whole number, 0 or more');
+  }
+  const redactor = createRedactor(options.redact);
+  const entries: HarEntry[] = [];
+  const readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+  const inFlight = new Set<Promise<void>>();
+  const file = options.file === undefined ? undefined : createFileSink(options.file);
+  let left = 0;
+  let closed = false;
+
+  const keep = (entry: HarEntry) => {
+    const redacted = redactor.redact(entry);
+    if (redacted === undefined) return;
+    if (file) file.write(redacted);
+    else if (entries.length < maxEntries) entries.push(redacted);
+    else left++;
+  };
+
+  // A body read up to the cap; the reader is cancelled there, or when the recorder closes.
+  const read = async (stream: ReadableStream<Uint8Array> | string | null, mimeType: string) => {
+    if (stream === null) return undefined;
+    if (typeof stream === 'string') {
+      const bytes = new TextEncoder().encode(stream);
+      const kept = bytes.subarray(0, maxBodyBytes);
+      return encodeBody(kept, bytes.byteLength, kept.byteLength < bytes.byteLength, mimeType);
+    }
+    const reader = stream.getReader();
+    readers.add(reader);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let truncated = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        size += value.byteLength;
+        if (size > maxBodyBytes) {
+          truncated = true;
+          break;
+        }
+      }
+    } catch {
+      truncated = true;
+    } finally {
+      readers.delete(reader);
+      if (truncated) void reader.cancel().catch(() => {});
+    }
+    truncated ||= closed;
+    return encodeBody(concat(chunks, Math.min(size, maxBodyBytes)), size, truncated, mimeType);
+  };
+
+  const recorded: Fetch = async (input, init) => {
+    const base = options.fetch ?? globalThis.fetch;
+    const request = describeRequest(input as string | URL | Request, init);
+    if (closed || !recordable(request.url, options.urls)) return base(input, init);
+    // Read from a copy, so the body the wrapped fetch sends is untouched.
+    const requestBody =
+      init?.body !== undefined && init.body !== null
+        ? bodyFromInit(init.body)
+        : cloneBody(request.source);
+    const startedDateTime = new Date().toISOString();
+    const start = performance.now();
+    let response: Response;
+    try {
+      response = await base(input, init);
+    } catch (error) {
+      if (!request.signal?.aborted) {
+        const body = await readRequestBody(requestBody, request, read);
+        keep(
+          toEntry(request, body, undefined, undefined, startedDateTime, {
+            wait: performance.now() - start,
+            receive: 0,
+          }),
+        );
+      }
+      throw error;
+    }
+    const headersAt = performance.now();
+    const copy = response.clone();
+    const done = (async () => {
+      const body = await readRequestBody(requestBody, request, read);
+      const content = await read(copy.body, copy.headers.get('content-type') ?? '');
+      keep(
+        toEntry(request, body, copy, content, startedDateTime, {
+          wait: headersAt - start,
+          receive: performance.now() - headersAt,
+        }),
+      );
+    })();
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+    return response;
+  };
+
+  const har = (): Har => {
+    if (file)
+      throw new TypeError(`This recorder streams to ${options.file}: read it after close()`);
+    return harOf(
+      entries.map((entry) => redactor.scrub(structuredClone(entry))),
+      left ? `${left} entries left out past maxEntries (${maxEntries})` : undefined,
+    );
+  };
+
+  const stop = () => {
+    closed = true;
+    for (const reader of readers) void reader.cancel().catch(() => {});
+  };
+
+  return {
+    fetch: recorded,
+    har,
+    async save(path) {
+      const fs = (await import(
+        /* webpackIgnore: true */ /* @vite-ignore */ NODE_FS
+      )) as typeof NodeFs;
+      await fs.promises.writeFile(path, `${JSON.stringify(har(), null, 2)}\n`);
+    },
+    async close() {
+      stop();
+      await Promise.all(inFlight);
+      await file?.finish(redactor.scrub);
+    },
+    closeSync() {
+      stop();
+      file?.finishSync(redactor.scrub);
+    },
+  };
+}
+
+/** A HAR 1.2 document around `entries`. */
+function harOf(entries: HarEntry[], comment?: string): Har {
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: '@employee-recognition/sdk', version: VERSION },
+      entries,
+      ...(comment === undefined ? {} : { comment }),
+    },
+  };
+}
+
+interface RequestFacts {
+  url: string;
+  method: string;
+  headers: Headers;
+  signal: AbortSignal | undefined;
+  /** The Request given as input, whose body is read from a clone. */
+  source: Request | undefined;
+}
+
+// What a fetch call asks for, read without touching a body.
+function describeRequest(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): RequestFacts {
+  const source = typeof input === 'object' && !(input instanceof URL) ? input : undefined;
+  return {
+    url: source ? source.url : String(input),
+    method: (init?.method ?? source?.method ?? 'GET').toUpperCase(),
+    headers: new Headers(init?.headers ?? source?.headers),
+    signal: init?.signal ?? source?.signal ?? undefined,
+    source: init?.body !== undefined ? undefined : source,
+  };
+}
+
+// The body of a Request given as input, from a clone; null when it has none or is already used.
+function cloneBody(source: Request | undefined): ReadableStream<Uint8Array> | null {
+  try {
+    return source?.body ? source.clone().body : null;
+  } catch {
+    return null;
+  }
+}
+
+// Below one of `urls`: `https://api.example` covers its paths, not `https://api.example.evil`.
+function recordable(url: string, urls: readonly string[] | undefined): boolean {
+  return (
+    urls === undefined ||
+    urls.some((prefix) => {
+      const base = prefix.replace(/\/+$/, '');
+      return url === base || (/^[/?#]/.test(url.slice(base.length)) && url.startsWith(base));
+    })
+  );
+}
+
+// A body given in `init`, as a stream of a copy; a stream of the app's own is not read (reading
+// it would take it from the request).
+function bodyFromInit(body: BodyInit): ReadableStream<Uint8Array> | string | null {
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  if (body instanceof ReadableStream) return null;
+  return new Response(body).body;
+}
+
+async function readRequestBody(
+  body: ReadableStream<Uint8Array> | string | null,
+  request: RequestFacts,
+  read: (
+    stream: ReadableStream<Uint8Array> | string | null,
+    mimeType: string,
+  ) => Promise<Body | undefined>,
+): Promise<Body | undefined> {
+  return read(body, request.headers.get('content-type') ?? '');
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    const part = chunk.subarray(0, length - at);
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
+function encodeBody(bytes: Uint8Array, size: number, truncated: boolean, mimeType: string): Body {
+  const kept = bytes.byteLength;
+  if (TEXTUAL.test(mimeType) || mimeType === '') {
+    return { text: new TextDecoder().decode(bytes), size, kept, truncated };
+  }
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return { text: btoa(binary), size, kept, truncated, encoding: 'base64' };
+}
+
+function nameValues(headers: Headers): HarNameValue[] {
+  return [...headers].map(([name, value]) => ({ name, value }));
+}
+
+// The mark of a body cut at the cap.
+const truncation = (body: Body) =>
+  body.truncated ? { comment: `truncated: ${body.kept} of ${body.size} bytes kept` } : {};
+
+function toEntry(
+  request: RequestFacts,
+  requestBody: Body | undefined,
+  response: Response | undefined,
+  content: Body | undefined,
+  startedDateTime: string,
+  timings: { wait: number; receive: number },
+): HarEntry {
+  const url = new URL(request.url);
+  const requestMime = request.headers.get('content-type') ?? '';
+  const responseMime = response?.headers.get('content-type') ?? '';
+  return {
+    startedDateTime,
+    time: round(timings.wait + timings.receive),
+    request: {
+      method: request.method,
+      url: url.href,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: nameValues(request.headers),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      ...(requestBody
+        ? {
+            postData: {
+              mimeType: requestMime,
+              text: requestBody.text,
+              ...truncation(requestBody),
+            },
+          }
+        : {}),
+      headersSize: -1,
+      bodySize: requestBody?.size ?? 0,
+    },
+    response: {
+      status: response?.status ?? 0,
+      statusText: response?.statusText ?? '',
+      httpVersion: response ? 'HTTP/1.1' : '',
+      cookies: [],
+      headers: response ? nameValues(response.headers) : [],
+      content: {
+        size: content?.size ?? 0,
+        mimeType: responseMime,
+        ...(content ? { text: content.text } : {}),
+        ...(content?.encoding ? { encoding: content.encoding } : {}),
+        ...(content ? truncation(content) : {}),
+      },
+      redirectURL: response?.headers.get('location') ?? '',
+      headersSize: -1,
+      bodySize: content?.size ?? (response ? 0 : -1),
+      ...(response ? {} : { comment: 'No answer: the connection failed.' }),
+    },
+    cache: {},
+    timings: { send: 0, wait: round(timings.wait), receive: round(timings.receive) },
+  };
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/** Entries streamed to a file, one JSON line each, then made a HAR by one last pass. */
+interface FileSink {
+  write(entry: HarEntry): void;
+  finish(scrub: (entry: HarEntry) => HarEntry): Promise<void>;
+  finishSync(scrub: (entry: HarEntry) => HarEntry): void;
+}
+
+function createFileSink(path: string): FileSink {
+  const partial = `${path}.partial`;
+  let fs: typeof NodeFs | undefined;
+  let fd: number | undefined;
+  let finished = false;
+  const waiting: string[] = [];
+  const loaded = import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FS).then((module) => {
+    fs = module as typeof NodeFs;
+    fd = fs.openSync(partial, 'w');
+    flush();
+  });
+  // A file that cannot be opened fails `close()`, not the process meanwhile.
+  loaded.catch(() => {});
+  const flush = () => {
+    if (fd === undefined || waiting.length === 0) return;
+    fs!.writeSync(fd, waiting.join(''));
+    waiting.length = 0;
+  };
+
+  // The last pass: every entry scrubbed with all names and secrets the recording learned, so a
+  // name first seen late is replaced in the entries written before it too.
+  const finishSync = (scrub: (entry: HarEntry) => HarEntry) => {
+    if (finished || fs === undefined || fd === undefined) return;
+    finished = true;
+    flush();
+    fs.closeSync(fd);
+    const out = fs.openSync(`${path}.writing`, 'w');
+    const { version, creator } = harOf([]).log;
+    fs.writeSync(
+      out,
+      `{"log":{"version":"${version}","creator":${JSON.stringify(creator)},"entries":[`,
+    );
+    let separator = '\n';
+    for (const line of readLinesSync(fs, partial)) {
+      fs.writeSync(out, `${separator}${JSON.stringify(scrub(JSON.parse(line) as HarEntry))}`);
+      separator = ',\n';
+    }
+    fs.writeSync(out, '\n]}}\n');
+    fs.closeSync(out);
+    fs.renameSync(`${path}.writing`, path);
+    fs.rmSync(partial, { force: true });
+  };
+
+  return {
+    write(entry) {
+      if (finished) return;
+      waiting.push(`${JSON.stringify(entry)}\n`);
+      flush();
+    },
+    async finish(scrub) {
+      await loaded;
+      finishSync(scrub);
+    },
+    finishSync,
+  };
+}
+
+// The lines of a file, read in chunks: one entry at a time is held, never the whole file.
+function* readLinesSync(fs: typeof NodeFs, path: string): Generator<string> {
+  const fd = fs.openSync(path, 'r');
+  const buffer = new Uint8Array(65_536);
+  const decoder = new TextDecoder();
+  let rest = '';
+  try {
+    for (let n = fs.readSync(fd, buffer); n > 0; n = fs.readSync(fd, buffer)) {
+      const lines = (rest + decoder.decode(buffer.subarray(0, n), { stream: true })).split('\n');
+      rest = lines.pop()!;
+      yield* lines.filter(Boolean);
+    }
+    if (rest) yield rest;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,5 @@
+// har-schema ships JSON schemas without types: an object of them, by name.
+declare module 'har-schema' {
+  const schemas: Record<string, object>;
+  export default schemas;
+}

@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import type { HarEntry } from '../../src/testing/har.js';
+import { createRedactor } from '../../src/testing/redact.js';
+
+const UUID = '7d3b0c52-abed-4c6e-9d0a-6a1f2b3cface';
+
+/** A HAR entry as the recorder builds it, before redaction. */
+function entryOf(
+  options: {
+    method?: string;
+    url?: string;
+    requestHeaders?: Record<string, string>;
+    requestBody?: string;
+    requestMime?: string;
+    responseHeaders?: Record<string, string>;
+    responseBody?: unknown;
+    truncated?: boolean;
+  } = {},
+): HarEntry {
+  const url = new URL(options.url ?? 'https://api.example/v1/users');
+  const pairs = (record: Record<string, string> = {}) =>
+    Object.entries(record).map(([name, value]) => ({ name, value }));
+  const text =
+    typeof options.responseBody === 'string'
+      ? options.responseBody
+      : JSON.stringify(options.responseBody ?? { data: [] });
+  return {
+    startedDateTime: '2026-11-21T09:30:00.000Z',
+    time: 1,
+    request: {
+      method: options.method ?? 'GET',
+      url: url.href,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(options.requestHeaders),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      ...(options.requestBody === undefined
+        ? {}
+        : {
+            postData: {
+              mimeType: options.requestMime ?? 'application/json',
+              text: options.requestBody,
+            },
+          }),
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs({ 'content-type': 'application/json', ...options.responseHeaders }),
+      content: { size: text.length, mimeType: 'application/json', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: text.length,
+    },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+
+describe('the redaction', () => {
+  it('removes credentials from every header naming one, and their values wherever they appear again', () => {
+    const basic = `Basic ${btoa('rc_client:s3cret-client-secret')}`;
+    const entry = createRedactor().redact(
+      entryOf({
+        requestHeaders: {
+          authorization: basic,
+          cookie: 'session=abcdefgh12345678',
+          'x-api-key': 'custom-key-0123456789',
+          'x-session-token': 'tok_0123456789abcdef',
+        },
+        responseHeaders: { 'set-cookie': 'sid=zzzzzzzzzzzz; HttpOnly' },
+        responseBody: {
+          error: { message: 'bad secret s3cret-client-secret and key custom-key-0123456789' },
+        },
+      }),
+    )!;
+    const text = JSON.stringify(entry);
+    for (const secret of [
+      's3cret-client-secret',
+      'custom-key-0123456789',
+      'abcdefgh12345678',
+      'zzzzzzzzzzzz',
+      'tok_0123456789abcdef',
+      btoa('rc_client:s3cret-client-secret'),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(entry.request.headers.every((header) => header.value === 'REDACTED')).toBe(true);
+  });
+
+  it('removes secret query parameters and form fields, and secrets by their shape in any text', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl';
+    const entry = createRedactor().redact(
+      entryOf({
+        method: 'POST',
+        url: 'https://auth.example/oauth/token?access_token=qqqqqqqqqqqq&signature=ssssssssss&limit=5',
+        requestMime: 'application/x-www-form-urlencoded',
+        requestBody: 'grant_type=client_credentials&client_id=rc_abc&client_secret=pppppppppppp',
+        responseBody: {
+          access_token: 'tttttttttttttttt',
+          token_type: 'Bearer',
+          note: `use whsec_c2VjcmV0c2VjcmV0 or rk_live_${'A'.repeat(24)} or ${jwt}`,
+          nested: [{ deeper: { password: 'hunter2hunter2' } }],
+        },
+      }),
+    )!;
+    const text = JSON.stringify(entry);
+    for (const secret of [
+      'qqqqqqqqqqqq',
+      'ssssssssss',
+      'pppppppppppp',
+      'tttttttttttttttt',
+      'whsec_',
+      'rk_live_',
+      jwt,
+      'hunter2hunter2',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(new URL(entry.request.url).searchParams.get('limit')).toBe('5');
+    expect(entry.request.postData!.params).toContainEqual({ name: 'client_id', value: 'rc_abc' });
+    expect(entry.request.postData!._redacted).toEqual(['client_secret']);
+    expect(JSON.parse(entry.response.content.text!).token_type).toBe('Bearer');
+  });
+
+  it('pseudonymises names and emails consistently, in free text and queries, and leaves ids', () => {
+    const redactor = createRedactor();
+    const users = redactor.redact(
+      entryOf({
+        responseBody: {
+          data: [
+            { id: UUID, name: 'Abed Face', email: 'abed.face@acme.example' },
+            {
+              id: 'b0b2ef93-a691-4f2e-8d1c-b5c93ba847f9',
+              name: 'Jean-Luc Okafor',
+              email: 'jl@acme.example',
+            },
+          ],
+        },
+      }),
+    )!;
+    const [abed, jean] = JSON.parse(users.response.content.text!).data;
+    expect(abed).toEqual({ id: UUID, name: 'Person1 Person2', email: 'person1@redacted.invalid' });
+    expect(jean.name).toBe('Person3 Person6');
+    const message = redactor.redact(
+      entryOf({
+        method: 'POST',
+        url: `https://api.example/v1/recognitions?cc=${encodeURIComponent('ABED.FACE@acme.example')}`,
+        requestBody: JSON.stringify({
+          recipient_id: UUID,
+          message: 'Thanks abed, Luc and Jean-Luc! Mail abed.face@acme.example',
+        }),
+        responseBody: { data: { id: UUID, recipient: { id: UUID, name: 'Abed Face' } } },
+      }),
+    )!;
+    const sent = JSON.parse(message.request.postData!.text!);
+    expect(sent).toEqual({
+      recipient_id: UUID,
+      message: 'Thanks Person1, Person5 and Person3! Mail person1@redacted.invalid',
+    });
+    expect(message.request.postData!._redacted).toEqual(['message']);
+    expect(message.request.queryString).toEqual([
+      { name: 'cc', value: 'person1@redacted.invalid' },
+    ]);
+    expect(JSON.parse(message.response.content.text!).data.recipient.name).toBe('Person1 Person2');
+  });
+
+  it('replaces a name learned late in the entries before it, in the last pass', () => {
+    const redactor = createRedactor();
+    const early = redactor.redact(
+      entryOf({
+        url: 'https://api.example/v1/teams',
+        responseBody: { data: [{ id: UUID, description: 'Led by Priya Novak' }] },
+      }),
+    )!;
+    expect(early.response.content.text).toContain('Priya');
+    redactor.redact(
+      entryOf({
+        responseBody: { data: [{ id: UUID, name: 'Priya Novak', email: 'p@acme.example' }] },
+      }),
+    );
+    expect(redactor.scrub(early).response.content.text).toContain('"Led by Person1 Person2"');
+  });
+
+  it('redacts secret-named fields in a body cut at the cap, and learns the names in it', () => {
+    const cut =
+      '{"data":[{"id":"1","name":"Rosa Haddad","api_key":"kkkkkkkkkkkk"},{"id":"2","name":"Rosa H';
+    const entry = createRedactor().redact(entryOf({ responseBody: cut }))!;
+    expect(entry.response.content.text).not.toMatch(/Rosa|Haddad|kkkkkkkkkkkk/);
+  });
+
+  it('takes more secret names, keeps personal data when asked, and lets a hook drop an entry', () => {
+    const extra = createRedactor({
+      secrets: ['x-tenant', /^x-internal-/i],
+      personal: false,
+    }).redact(
+      entryOf({
+        requestHeaders: {
+          'x-tenant': 'acme-tenant',
+          'X-Internal-Route': 'blue',
+          accept: 'application/json',
+        },
+        responseBody: { data: [{ id: UUID, name: 'Abed Face', email: 'abed.face@acme.example' }] },
+      }),
+    )!;
+    expect(extra.request.headers).toEqual([
+      { name: 'x-tenant', value: 'REDACTED' },
+      { name: 'X-Internal-Route', value: 'REDACTED' },
+      { name: 'accept', value: 'application/json' },
+    ]);
+    expect(extra.response.content.text).toContain('abed.face@acme.example');
+    const hooked = createRedactor({
+      entry: (entry) => (entry.request.url.includes('/v1/users') ? undefined : entry),
+    });
+    expect(hooked.redact(entryOf())).toBeUndefined();
+  });
+
+  it('finds names and emails a service sends under other field names', () => {
+    const entry = createRedactor().redact(
+      entryOf({
+        url: 'https://api.example/v1/recognitions',
+        responseBody: {
+          data: [
+            {
+              id: UUID,
+              sender: { id: UUID, display_name: 'Wen Kowalski' },
+              recipient: { id: UUID, full_name: 'Tess Mensah', work_email: 'not-an-address' },
+              message: 'Go Tess!',
+            },
+          ],
+        },
+      }),
+    )!;
+    expect(entry.response.content.text).not.toMatch(/Wen|Kowalski|Tess|Mensah|not-an-address/);
+  });
+});
