@@ -1,4 +1,4 @@
-import { Client } from '@employee-recognition/sdk';
+import { Client, ConfigurationError } from '@employee-recognition/sdk';
 import {
   type Command,
   EXIT,
@@ -11,6 +11,8 @@ import {
 import { recorderFor } from './traffic.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+/** The raw request's options that come from the command line, as the client names them. */
+const ARGUMENTS: readonly string[] = ['path', 'query', 'body'];
 type Method = (typeof METHODS)[number];
 
 /** `employee-recognition api`: one raw call through the SDK, its JSON body on stdout. */
@@ -73,6 +75,10 @@ Examples:
           ? await client.get(path, { query })
           : await client[methodKey(method)](path, { query, body });
     } catch (error) {
+      // The path and the query are arguments: the client's refusal of one is bad usage.
+      if (error instanceof ConfigurationError && ARGUMENTS.includes(error.option)) {
+        throw new UsageError(error.message);
+      }
       return reportError(error);
     } finally {
       await recorder?.close();

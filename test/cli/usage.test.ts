@@ -167,11 +167,14 @@ describe('conflicting and misplaced flags, and arguments the SDK refuses', () =>
     expect(output.stderr()).not.toContain('request id');
   });
 
-  it('api: a GET with a body', async () => {
+  it('api: a GET with a body, and a path the client refuses', async () => {
     await expectUsageError(
       ['api', 'GET', '/v1/users', '--data', '{}'],
       'A GET has no body: pass its parameters with --query.',
     );
+    for (const path of ['/users', '/v1/../admin', 'https://elsewhere.example/v1/users']) {
+      await expectUsageError(['api', 'GET', path], /^A raw request's path must start with \/v1\//);
+    }
   });
 
   it('an unknown command shows the tool’s usage line', async () => {

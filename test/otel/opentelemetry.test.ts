@@ -694,7 +694,11 @@ describe('openTelemetry(): the MCP server', () => {
     const mcp = new McpClient({ name: 'test', version: '1.0.0' });
     await mcp.connect(clientSide);
     try {
-      await mcp.callTool({ name: 'users_get', arguments: { id: 'usr_1' } });
+      // A UUID, as the tool's schema asks: the server sends nothing for another id.
+      await mcp.callTool({
+        name: 'users_get',
+        arguments: { id: '3f0c2b9e-8d4a-4c1e-9b7f-1a2b3c4d5e6f' },
+      });
     } finally {
       await mcp.close();
     }
