@@ -300,18 +300,19 @@ export function errorFromResponse(
   const { status } = response;
   const body = parseErrorBody(text, response.headers.get('content-type'));
   const clean = (value: string) => escapeControls(redact(value));
+  const kept = (value: string | undefined) => value && excerpt(clean(value));
   const headers = redactHeaders(response.headers, redact);
   const init: ApiErrorInit = {
     ...target,
     status,
     headers,
-    code: body?.code === undefined ? undefined : excerpt(clean(body.code)),
+    code: kept(body?.code),
     details: body?.details?.map((detail) => ({
       field: excerpt(clean(detail.field)),
       message: excerpt(clean(detail.message)),
     })),
     message: excerpt(clean(body?.message ?? describeUnexpectedBody(response, text))),
-    type: body?.type === undefined ? undefined : excerpt(clean(body.type)),
+    type: kept(body?.type),
     requestId: headers.get(HEADER_REQUEST_ID) ?? undefined,
   };
   if (status === 429) return new RateLimitError({ ...init, retryAfter });
