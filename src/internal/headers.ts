@@ -98,8 +98,8 @@ function param(value: string, names: string): number | undefined {
 /**
  * Milliseconds the service asks to wait: Retry-After (delay-seconds or an HTTP-date), else the
  * reset of the rate-limit window ({@link parseRateLimit}'s families). Undefined when none says
- * anything usable, so the caller falls back to backoff. A header repeated (`30, 30`) counts when
- * its values agree. A window's reset counts only when its remaining count is not above 0: every
+ * anything usable, so the caller falls back to backoff. A Retry-After repeated (`30, 30`) counts
+ * when its values agree. A window's reset counts only when its remaining count is not above 0: every
  * answer carries the reset, and a 503 from a window with requests to spare is no reason to wait.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
