@@ -31,6 +31,11 @@ async function writeLicences(): Promise<void> {
 const shared: Options = {
   entry: {
     index: 'src/index.ts',
+    // The doctor shares the client's modules (the record schemas, and all they import), so they
+    // leave index.js for a chunk: the same code in another order, which the Client app's bundle
+    // compresses 32 B less well (minified it is 4 B smaller). Listed second it costs least: last,
+    // 60 B (.size-limit.json, the Client app).
+    doctor: 'src/doctor/index.ts',
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
     oauth: 'src/oauth/index.ts',
@@ -38,7 +43,6 @@ const shared: Options = {
     redis: 'src/redis/index.ts',
     otel: 'src/otel/index.ts',
     record: 'src/record/index.ts',
-    doctor: 'src/doctor/index.ts',
   },
   // `@internal` members (constructors customers never call, the resources' schema plumbing) stay out
   // of the published types, and with them every zod type.

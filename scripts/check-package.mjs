@@ -297,6 +297,43 @@ export function tracedClient(): Client {
 }
 `;
 
+/**
+ * Typed use of `./doctor`: a health endpoint that diagnoses a client, reads its checks and prints
+ * the report; the strict record check, and a captured delivery's diagnosis.
+ */
+const DOCTOR_TS = `import { Client } from '@employee-recognition/sdk';
+import {
+  CHECK_IDS,
+  checkRecords,
+  diagnose,
+  diagnoseDelivery,
+  type DoctorCheck,
+  type DoctorReport,
+  readCapturedDelivery,
+  renderJson,
+  renderMarkdown,
+  renderTerminal,
+} from '@employee-recognition/sdk/doctor';
+
+export async function health(client: Client): Promise<{ status: number; body: string }> {
+  const report: DoctorReport = await diagnose(client, {
+    credential: { kind: 'live', expiresAt: undefined },
+    onCheck: (check: DoctorCheck) => void check.status,
+  });
+  const failed: string[] = report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
+  const known: readonly string[] = CHECK_IDS;
+  void known;
+  return { status: report.ok ? 200 : 503, body: failed.length ? renderMarkdown(report) : renderJson(report) };
+}
+
+export async function delivery(text: string, secret: string): Promise<string> {
+  const { differences, newFields } = checkRecords('users.get', JSON.parse(text) as unknown);
+  const first: string | undefined = differences[0]?.assumption ?? newFields[0]?.type;
+  void first;
+  return renderTerminal(await diagnoseDelivery(readCapturedDelivery(text), { secret }));
+}
+`;
+
 /** Typed use of `./testing/msw` with msw's own setupServer. */
 const MSW_TS = `import { Client } from '@employee-recognition/sdk';
 import { createHandlers, createMockApi, type MswMockApi, startMockServer } from '@employee-recognition/sdk/testing/msw';
@@ -358,7 +395,13 @@ const MODULE_SYSTEMS = {
  */
 const PROGRAMS = {
   app: {
-    files: { consumer: CONSUMER_TS, testing: TESTING_TS, redis: REDIS_TS, otel: OTEL_TS },
+    files: {
+      consumer: CONSUMER_TS,
+      testing: TESTING_TS,
+      redis: REDIS_TS,
+      otel: OTEL_TS,
+      doctor: DOCTOR_TS,
+    },
     dom: false,
     forbid: /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/,
   },

@@ -287,8 +287,8 @@ const SCANNED_LENGTH = 64 * 1024;
  * The typed error for a non-2xx answer. The body is the contract's `{ error: { code, message,
  * details } }`, an RFC 9457 problem (read as {@link parseErrorBody} says), or whatever a proxy
  * sent instead: HTML, nothing, or truncated JSON still yield the right class with the status and
- * a readable message. `redact` removes the credential from every
- * string taken from the answer, after JSON escapes are undone, so no echo survives.
+ * a readable message. `redact` removes the credential from every string taken from the answer,
+ * after JSON escapes are undone, so no echo survives.
  */
 export function errorFromResponse(
   response: Response,
@@ -300,18 +300,19 @@ export function errorFromResponse(
   const { status } = response;
   const body = parseErrorBody(text, response.headers.get('content-type'));
   const clean = (value: string) => escapeControls(redact(value));
+  const kept = (value: string | undefined) => value && excerpt(clean(value));
   const headers = redactHeaders(response.headers, redact);
   const init: ApiErrorInit = {
     ...target,
     status,
     headers,
-    code: body?.code === undefined ? undefined : excerpt(clean(body.code)),
+    code: kept(body?.code),
     details: body?.details?.map((detail) => ({
       field: excerpt(clean(detail.field)),
       message: excerpt(clean(detail.message)),
     })),
     message: excerpt(clean(body?.message ?? describeUnexpectedBody(response, text))),
-    type: body?.type === undefined ? undefined : excerpt(clean(body.type)),
+    type: kept(body?.type),
     requestId: headers.get(HEADER_REQUEST_ID) ?? undefined,
   };
   if (status === 429) return new RateLimitError({ ...init, retryAfter });
@@ -335,7 +336,7 @@ interface ParsedErrorBody {
 
 type Members = Record<string, unknown>;
 
-const text = (value: unknown): string | undefined =>
+const asString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
 /**
@@ -357,20 +358,20 @@ function parseErrorBody(body: string, contentType: string | null): ParsedErrorBo
   const error = parsed?.error as Members | null | undefined;
   if (typeof error === 'object' && error !== null) {
     return {
-      code: text(error.code),
-      message: text(error.message),
+      code: asString(error.code),
+      message: asString(error.message),
       details: detailsOf(error.details, 'field', 'message'),
     };
   }
   const { title, detail, status, type } = parsed ?? {};
   const problem =
     /\/problem\+json/i.test(contentType ?? '') ||
-    (text(title ?? detail) !== undefined && typeof status === 'number');
+    (asString(title ?? detail) !== undefined && typeof status === 'number');
   return problem
     ? {
-        code: text(parsed!.code),
-        message: text(detail) ?? text(title),
-        type: text(type) ?? 'about:blank',
+        code: asString(parsed!.code),
+        message: asString(detail) ?? asString(title),
+        type: asString(type) ?? 'about:blank',
         details: detailsOf(parsed!.errors, 'pointer', 'detail'),
       }
     : undefined;
@@ -381,8 +382,8 @@ function detailsOf(list: unknown, field: string, message: string): ErrorDetail[]
   if (!Array.isArray(list)) return undefined;
   const details: ErrorDetail[] = [];
   for (const item of list.slice(0, MAX_DETAILS) as (Members | null)[]) {
-    let name = text(item?.[field]);
-    const said = text(item?.[message]);
+    let name = asString(item?.[field]);
+    const said = asString(item?.[message]);
     if (name === undefined || said === undefined) continue;
     // A JSON Pointer's steps joined by dots; `~1` and `~0` (a `/` or `~` in a name) kept.
     if (field === 'pointer') name = name.replace(/^#?\//, '').replaceAll('/', '.');

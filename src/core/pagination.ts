@@ -217,7 +217,7 @@ function stalledList(
 ): InvalidResponseError | undefined {
   const [field, value] =
     typeof following === 'string'
-      ? ['headers.link', `link ${following}`]
+      ? ['link', following]
       : following.cursor === undefined
         ? ['pagination.page', `page ${following.page}`]
         : ['pagination.next_cursor', `cursor ${following.cursor}`];

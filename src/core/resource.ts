@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
 import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
+import { redactSecrets } from './logger.js';
 import type { CallObserver } from './observer.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import { HEADER_LINK, type OperationName } from '../contract.js';
@@ -147,8 +148,11 @@ export function sendPageRequest<Item, Params extends PageParams>(
  */
 function nextLink(baseUrl: string, request: ApiRequest, headers: Headers): string | undefined {
   const url = readLinks(headers.get(HEADER_LINK), baseUrl + request.path).next;
-  // The link is a parsed URL's href; the base URL, normalized, has no `/` at its end.
-  return url?.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : undefined;
+  // The link is a parsed URL's href; the base URL, normalized, has no `/` at its end. A link that
+  // holds a secret (an echoed key) is not followed: URLs show in errors and traces.
+  return url?.startsWith(`${baseUrl}/`) && redactSecrets(url) === url
+    ? url.slice(baseUrl.length)
+    : undefined;
 }
 
 /**

@@ -68,6 +68,22 @@ export interface DiagnoseOptions {
   onCheck?: ((check: DoctorCheck) => void) | undefined;
 }
 
+/** The checks of {@link diagnose}, in the order of its report. */
+export const CHECK_IDS = [
+  'runtime',
+  'connection',
+  'credential',
+  'scopes',
+  'rate-limit',
+  'clock',
+  'errors',
+  'pagination',
+  'records',
+  'deprecations',
+  'webhooks',
+  'idempotency',
+] as const;
+
 /** The most requests one run spends. */
 export const MAX_REQUESTS = 25;
 /** The share of the rate-limit window a run always leaves to the app. */
@@ -349,19 +365,7 @@ class Run {
     const unreachable = (id: string) =>
       this.#done(skip(id, 'the service could not be reached (see connection)'));
     if (!reached) {
-      const rest = [
-        'credential',
-        'scopes',
-        'rate-limit',
-        'clock',
-        'errors',
-        'pagination',
-        'records',
-        'deprecations',
-        'webhooks',
-        'idempotency',
-      ];
-      return [runtime, connection, ...rest.map(unreachable)];
+      return [runtime, connection, ...CHECK_IDS.slice(2).map(unreachable)];
     }
 
     const credentialResult = this.#done(credentialCheck(credential, first!, this.#now()));

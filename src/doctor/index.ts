@@ -8,6 +8,7 @@
  */
 
 export {
+  CHECK_IDS,
   type CredentialKind,
   diagnose,
   type DiagnoseOptions,

@@ -45,9 +45,11 @@ const MIN_UNIX_RESET_SECONDS = 1e9;
  */
 export function parseRateLimit(headers: Headers, now = Date.now()): RateLimitInfo | undefined {
   const window = readWindow(headers, now);
-  return window && window.limit! >= 0 && window.remaining! >= 0
-    ? (window as RateLimitInfo)
-    : undefined;
+  // Both are plain numbers ≥ 0 when given: the sum is NaN when either is missing.
+  if (!(window && window.limit! + window.remaining! >= 0)) return undefined;
+  // Rounded up to the second, so answers of one window agree on a reset given from now.
+  window.reset = new Date(Math.ceil(+window.reset / 1000) * 1000);
+  return window as RateLimitInfo;
 }
 
 type Window = Omit<RateLimitInfo, 'limit' | 'remaining'> & {
@@ -57,7 +59,7 @@ type Window = Omit<RateLimitInfo, 'limit' | 'remaining'> & {
 
 /** What the first rate-limit family present says: its reset, with its limit and remaining if given. */
 function readWindow(headers: Headers, now: number): Window | undefined {
-  const fromNow = (seconds: number) => new Date(Math.ceil(now / 1000 + seconds) * 1000);
+  const fromNow = (seconds: number) => new Date(now + seconds * 1000);
   // The contract's X-RateLimit-* (HEADER_RATE_LIMIT_*), then the IETF draft's RateLimit-*.
   for (const family of ['x-ratelimit', 'ratelimit'] as const) {
     // A field's first member: `100, 100;w=60` (an early draft's policies) is 100.
@@ -96,8 +98,8 @@ function param(value: string, names: string): number | undefined {
 /**
  * Milliseconds the service asks to wait: Retry-After (delay-seconds or an HTTP-date), else the
  * reset of the rate-limit window ({@link parseRateLimit}'s families). Undefined when none says
- * anything usable, so the caller falls back to backoff. A header repeated (`30, 30`) counts when
- * its values agree. A window's reset counts only when its remaining count is not above 0: every
+ * anything usable, so the caller falls back to backoff. A Retry-After repeated (`30, 30`) counts
+ * when its values agree. A window's reset counts only when its remaining count is not above 0: every
  * answer carries the reset, and a 503 from a window with requests to spare is no reason to wait.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {

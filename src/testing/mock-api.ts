@@ -3,6 +3,7 @@
 import {
   DEFAULT_RATE_LIMIT_TIER,
   HEADER_IDEMPOTENCY_KEY,
+  HEADER_LINK,
   HEADER_REQUEST_ID,
   type WebhookEventType,
 } from '../contract.js';
@@ -252,15 +253,18 @@ function catchHttpErrors(work: () => Answer): Answer {
   }
 }
 
-// A JSON response; `headers` come first, so the answer's own headers win.
+// A JSON response; `headers` come first, so the answer's own headers win, but for `Link`, where
+// a page's link (dialect.ts) joins a deprecation's.
 function toResponse(answer: Answer, headers: Record<string, string>): Response {
   const json = answer.body !== undefined;
+  const link = [headers[HEADER_LINK], answer.headers?.[HEADER_LINK]].filter(Boolean).join(', ');
   return new Response(json ? JSON.stringify(answer.body) : null, {
     status: answer.status,
     headers: {
       ...headers,
       ...(json ? { 'content-type': 'application/json' } : {}),
       ...answer.headers,
+      ...(link && { [HEADER_LINK]: link }),
     },
   });
 }

@@ -403,6 +403,15 @@ describe('a list paged by its Link header (RFC 8288)', () => {
     expect(elsewhere).toHaveLength(0);
   });
 
+  it('does not follow a link that echoes an API key or webhook secret: URLs show in errors and traces', async () => {
+    for (const secret of [TEST_API_KEY, 'whsec_abc']) {
+      serveByLink(12, (after) => `/v1/recognitions?after=${after}&echo=${secret}`);
+      const all = await client.recognitions.list().toArray({ limit: 100 });
+      expect(all).toHaveLength(5);
+    }
+    expect(requests.some((request) => request.url.search.includes('echo'))).toBe(false);
+  });
+
   it('follows the link over a cursor in the body: the service named the page', async () => {
     server.use(
       http.get(RECOGNITIONS, ({ request }) => {
@@ -432,7 +441,7 @@ describe('a list paged by its Link header (RFC 8288)', () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({
       name: 'InvalidResponseError',
-      issues: [{ path: 'headers.link', message: 'repeats an earlier page' }],
+      issues: [{ path: 'link', message: 'repeats an earlier page' }],
     });
     expect(requests).toHaveLength(2);
   });

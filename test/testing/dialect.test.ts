@@ -193,6 +193,32 @@ describe('Link paging (RFC 8288)', () => {
   });
 });
 
+describe('Link paging beside a deprecation', () => {
+  it('sends both links in one Link header, and the SDK reads each', async () => {
+    const api = mockWith(
+      { pagination: 'link' },
+      {
+        deprecations: {
+          'recognitions.list': {
+            sunsetAt: '2027-06-30',
+            deprecationLink: 'https://docs.example/d',
+          },
+        },
+      },
+    );
+    const reply = await call(api, 'GET', '/v1/recognitions?limit=100');
+    expect(reply.headers.get('link')).toMatch(/rel="deprecation".*, <[^>]+>; rel="next"$/);
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const { data: page, deprecation } = await clientOf(api, { logger })
+      .recognitions.list({ limit: 100 })
+      .withResponse();
+    expect(deprecation?.deprecationLink).toBe('https://docs.example/d');
+    let count = 0;
+    for await (const _ of page) count++;
+    expect(count).toBe(300);
+  });
+});
+
 describe('a skewed clock', () => {
   it('dates answers and stamps deliveries by the service clock, which the receiver then refuses', async () => {
     const clock = createClock();
