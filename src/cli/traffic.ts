@@ -3,7 +3,7 @@ import type { Recorder } from '@employee-recognition/sdk/testing';
 import type * as DoctorEntryModule from '@employee-recognition/sdk/doctor';
 import type { DoctorCheck, NewField, RecordDifference } from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
-import { ENUM_FIELDS, PERSONAL_FIELDS } from '../resources/fields.js';
+import { ENUM_FIELDS, personalFieldsOf } from '../resources/fields.js';
 import { type Har, type HarEntry, harHeader, operationOf, parseJson } from '../testing/har.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
@@ -509,23 +509,9 @@ function privacyCheck(
   ).length;
   const personal = new Set<string>();
   for (const { operation, body } of entries) {
-    const fields = operation === undefined ? undefined : PERSONAL_FIELDS[operation.split('.')[0]!];
-    const data = (body as { data?: unknown } | undefined)?.data;
-    if (!fields || data === null || typeof data !== 'object') continue;
-    for (const record of Array.isArray(data) ? data : [data]) {
-      for (const path of [...(fields.names ?? []), ...(fields.emails ?? [])]) {
-        const value = path
-          .split('.')
-          .reduce<unknown>(
-            (node, key) =>
-              node !== null && typeof node === 'object'
-                ? (node as Record<string, unknown>)[key]
-                : undefined,
-            record,
-          );
-        if (typeof value === 'string' && !PSEUDONYM.test(value))
-          personal.add(`${operation} ${path}`);
-      }
+    for (const { parent, key, path } of personalFieldsOf(operation?.split('.')[0], body)) {
+      const value = parent[key];
+      if (typeof value === 'string' && !PSEUDONYM.test(value)) personal.add(`${operation} ${path}`);
     }
   }
   const details = { entriesWithSecrets: secrets, personalFields: [...personal] };
