@@ -1,7 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Recorder } from '@employee-recognition/sdk/testing';
 import type * as DoctorEntryModule from '@employee-recognition/sdk/doctor';
-import type { DoctorCheck, NewField, RecordDifference } from '@employee-recognition/sdk/doctor';
+import type {
+  DoctorCheck,
+  DoctorReport,
+  NewField,
+  RecordDifference,
+} from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
 import { ENUM_FIELDS, personalFieldsOf } from '../resources/fields.js';
 import { type Har, type HarEntry, harHeader, operationOf, parseJson } from '../testing/har.js';
@@ -53,14 +58,7 @@ Examples:
     if (subcommand === 'check') {
       if (files.length !== 1) throw new UsageError('check takes one file: <file.har>.');
       const report = doctor.createReport(checkRecording(await readHar(files[0]!), doctor));
-      process.stdout.write(
-        values.json
-          ? doctor.renderJson(report)
-          : values.markdown
-            ? doctor.renderMarkdown(report)
-            : doctor.renderTerminal(report),
-      );
-      return report.ok ? EXIT.ok : EXIT.failure;
+      return printReport(report, values);
     }
     if (subcommand !== 'diff') {
       throw new UsageError(
@@ -83,6 +81,25 @@ Examples:
     return differences.length ? EXIT.failure : EXIT.ok;
   },
 };
+
+/**
+ * Prints a doctor's report (doctor, traffic check) as `--json` or `--markdown` ask, else for a
+ * terminal; resolves to the exit code: 1 when a check failed.
+ */
+export async function printReport(
+  report: DoctorReport,
+  format: { json?: boolean | undefined; markdown?: boolean | undefined },
+): Promise<number> {
+  const doctor = await import('@employee-recognition/sdk/doctor');
+  process.stdout.write(
+    format.json
+      ? doctor.renderJson(report)
+      : format.markdown
+        ? doctor.renderMarkdown(report)
+        : doctor.renderTerminal(report),
+  );
+  return report.ok ? EXIT.ok : EXIT.failure;
+}
 
 /**
  * The recorder of `--record <file>` (api, doctor): the command's calls, redacted, streamed to the
