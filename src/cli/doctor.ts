@@ -18,7 +18,7 @@ import {
   stderrLogger,
   UsageError,
 } from './command.js';
-import { recorderFor } from './traffic.js';
+import { printReport, recorderFor } from './traffic.js';
 import { loadReceiver } from './webhooks.js';
 
 /** The OAuth client the doctor authenticates as, where no API key is set (as docs/cli.md says). */
@@ -76,17 +76,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
     const [subcommand, extra] = positionals;
     if (values.json && values.markdown)
       throw new UsageError('Choose one of --json and --markdown.');
-    const render = async (report: DoctorReport) => {
-      const sdk = await import('@employee-recognition/sdk/doctor');
-      process.stdout.write(
-        values.json
-          ? sdk.renderJson(report)
-          : values.markdown
-            ? sdk.renderMarkdown(report)
-            : sdk.renderTerminal(report),
-      );
-      return report.ok ? EXIT.ok : EXIT.failure;
-    };
+    const render = (report: DoctorReport) => printReport(report, values);
 
     if (subcommand === 'webhook') {
       if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);

@@ -1,9 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Recorder } from '@employee-recognition/sdk/testing';
 import type * as DoctorEntryModule from '@employee-recognition/sdk/doctor';
-import type { DoctorCheck, NewField, RecordDifference } from '@employee-recognition/sdk/doctor';
+import type {
+  DoctorCheck,
+  DoctorReport,
+  NewField,
+  RecordDifference,
+} from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
-import { ENUM_FIELDS, PERSONAL_FIELDS } from '../resources/fields.js';
+import { ENUM_FIELDS, personalFieldsOf } from '../resources/fields.js';
 import { type Har, type HarEntry, harHeader, operationOf, parseJson } from '../testing/har.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
@@ -53,14 +58,7 @@ Examples:
     if (subcommand === 'check') {
       if (files.length !== 1) throw new UsageError('check takes one file: <file.har>.');
       const report = doctor.createReport(checkRecording(await readHar(files[0]!), doctor));
-      process.stdout.write(
-        values.json
-          ? doctor.renderJson(report)
-          : values.markdown
-            ? doctor.renderMarkdown(report)
-            : doctor.renderTerminal(report),
-      );
-      return report.ok ? EXIT.ok : EXIT.failure;
+      return printReport(report, values);
     }
     if (subcommand !== 'diff') {
       throw new UsageError(
@@ -83,6 +81,25 @@ Examples:
     return differences.length ? EXIT.failure : EXIT.ok;
   },
 };
+
+/**
+ * Prints a doctor's report (doctor, traffic check) as `--json` or `--markdown` ask, else for a
+ * terminal; resolves to the exit code: 1 when a check failed.
+ */
+export async function printReport(
+  report: DoctorReport,
+  format: { json?: boolean | undefined; markdown?: boolean | undefined },
+): Promise<number> {
+  const doctor = await import('@employee-recognition/sdk/doctor');
+  process.stdout.write(
+    format.json
+      ? doctor.renderJson(report)
+      : format.markdown
+        ? doctor.renderMarkdown(report)
+        : doctor.renderTerminal(report),
+  );
+  return report.ok ? EXIT.ok : EXIT.failure;
+}
 
 /**
  * The recorder of `--record <file>` (api, doctor): the command's calls, redacted, streamed to the
@@ -509,23 +526,9 @@ function privacyCheck(
   ).length;
   const personal = new Set<string>();
   for (const { operation, body } of entries) {
-    const fields = operation === undefined ? undefined : PERSONAL_FIELDS[operation.split('.')[0]!];
-    const data = (body as { data?: unknown } | undefined)?.data;
-    if (!fields || data === null || typeof data !== 'object') continue;
-    for (const record of Array.isArray(data) ? data : [data]) {
-      for (const path of [...(fields.names ?? []), ...(fields.emails ?? [])]) {
-        const value = path
-          .split('.')
-          .reduce<unknown>(
-            (node, key) =>
-              node !== null && typeof node === 'object'
-                ? (node as Record<string, unknown>)[key]
-                : undefined,
-            record,
-          );
-        if (typeof value === 'string' && !PSEUDONYM.test(value))
-          personal.add(`${operation} ${path}`);
-      }
+    for (const { parent, key, path } of personalFieldsOf(operation?.split('.')[0], body)) {
+      const value = parent[key];
+      if (typeof value === 'string' && !PSEUDONYM.test(value)) personal.add(`${operation} ${path}`);
     }
   }
   const details = { entriesWithSecrets: secrets, personalFields: [...personal] };

@@ -84,12 +84,23 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
   let left = 0;
   let closed = false;
 
-  const keep = (entry: HarEntry) => {
-    const redacted = redactor.redact(entry);
-    if (redacted === undefined) return;
-    if (file) file.write(redacted);
-    else if (entries.length < maxEntries) entries.push(redacted);
-    else left++;
+  let failed = 0;
+  // An entry completed in the background: whatever goes wrong with it (a hook of `redact` that
+  // throws, a file that cannot be written) costs the entry, never the app's call.
+  const track = (work: () => Promise<HarEntry>) => {
+    const done = (async () => {
+      try {
+        const redacted = redactor.redact(await work());
+        if (redacted === undefined) return;
+        if (file) file.write(redacted);
+        else if (entries.length < maxEntries) entries.push(redacted);
+        else left++;
+      } catch {
+        failed++;
+      }
+    })();
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
   };
 
   // A body read up to the cap; the reader is cancelled there, or when the recorder closes.
@@ -128,7 +139,13 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
 
   const recorded: Fetch = async (input, init) => {
     const base = options.fetch ?? globalThis.fetch;
-    const request = describeRequest(input as string | URL | Request, init);
+    let request: RequestFacts;
+    try {
+      request = describeRequest(input as string | URL | Request, init);
+    } catch {
+      // What fetch itself refuses (bad headers): its own error, unrecorded.
+      return base(input, init);
+    }
     if (closed || !recordable(request.url, options.urls)) return base(input, init);
     // Read from a copy, so the body the wrapped fetch sends is untouched.
     const requestBody =
@@ -141,31 +158,38 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
     try {
       response = await base(input, init);
     } catch (error) {
+      // The app gets its error at once; the entry of a call that got no answer follows.
+      const wait = performance.now() - start;
       if (!request.signal?.aborted) {
-        const body = await readRequestBody(requestBody, request, read);
-        keep(
-          toEntry(request, body, undefined, undefined, startedDateTime, {
-            wait: performance.now() - start,
-            receive: 0,
-          }),
+        track(async () =>
+          toEntry(
+            request,
+            await readRequestBody(requestBody, request, read),
+            undefined,
+            undefined,
+            startedDateTime,
+            { wait, receive: 0 },
+          ),
         );
       }
       throw error;
     }
     const headersAt = performance.now();
-    const copy = response.clone();
-    const done = (async () => {
+    let copy: Response;
+    try {
+      copy = response.clone();
+    } catch {
+      // A body already used or locked by the wrapped fetch: the answer goes on unrecorded.
+      return response;
+    }
+    track(async () => {
       const body = await readRequestBody(requestBody, request, read);
       const content = await read(copy.body, copy.headers.get('content-type') ?? '');
-      keep(
-        toEntry(request, body, copy, content, startedDateTime, {
-          wait: headersAt - start,
-          receive: performance.now() - headersAt,
-        }),
-      );
-    })();
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+      return toEntry(request, body, copy, content, startedDateTime, {
+        wait: headersAt - start,
+        receive: performance.now() - headersAt,
+      });
+    });
     return response;
   };
 
@@ -174,9 +198,16 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
       throw new TypeError(`This recorder streams to ${options.file}: read it after close()`);
     return harOf(
       entries.map((entry) => redactor.scrub(structuredClone(entry))),
-      left ? `${left} entries left out past maxEntries (${maxEntries})` : undefined,
+      note(),
     );
   };
+
+  // What the file says of the entries it does not hold.
+  const note = () =>
+    [
+      ...(left ? [`${entriesOf(left)} left out past maxEntries (${maxEntries})`] : []),
+      ...(failed ? [`${entriesOf(failed)} could not be recorded`] : []),
+    ].join('; ') || undefined;
 
   const stop = () => {
     closed = true;
@@ -195,11 +226,11 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
     async close() {
       stop();
       await Promise.all(inFlight);
-      await file?.finish(redactor.scrub);
+      await file?.finish(redactor.scrub, note());
     },
     closeSync() {
       stop();
-      file?.finishSync(redactor.scrub);
+      file?.finishSync(redactor.scrub, note());
     },
   };
 }
@@ -308,6 +339,8 @@ function nameValues(headers: Headers): HarNameValue[] {
   return [...headers].map(([name, value]) => ({ name, value }));
 }
 
+const entriesOf = (count: number) => `${count} entr${count === 1 ? 'y' : 'ies'}`;
+
 // The mark of a body cut at the cap.
 const truncation = (body: Body) =>
   body.truncated ? { comment: `truncated: ${body.kept} of ${body.size} bytes kept` } : {};
@@ -373,8 +406,8 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 /** Entries streamed to a file, one JSON line each, then made a HAR by one last pass. */
 interface FileSink {
   write(entry: HarEntry): void;
-  finish(scrub: (entry: HarEntry) => HarEntry): Promise<void>;
-  finishSync(scrub: (entry: HarEntry) => HarEntry): void;
+  finish(scrub: (entry: HarEntry) => HarEntry, comment?: string): Promise<void>;
+  finishSync(scrub: (entry: HarEntry) => HarEntry, comment?: string): void;
 }
 
 function createFileSink(path: string): FileSink {
@@ -388,8 +421,13 @@ function createFileSink(path: string): FileSink {
     fd = fs.openSync(partial, 'w');
     flush();
   });
-  // A file that cannot be opened fails `close()`, not the process meanwhile.
-  loaded.catch(() => {});
+  // A file that cannot be opened fails `close()`, not the process meanwhile; entries are not
+  // held for it.
+  let broken = false;
+  loaded.catch(() => {
+    broken = true;
+    waiting.length = 0;
+  });
   const flush = () => {
     if (fd === undefined || waiting.length === 0) return;
     fs!.writeSync(fd, waiting.join(''));
@@ -398,7 +436,7 @@ function createFileSink(path: string): FileSink {
 
   // The last pass: every entry scrubbed with all names and secrets the recording learned, so a
   // name first seen late is replaced in the entries written before it too.
-  const finishSync = (scrub: (entry: HarEntry) => HarEntry) => {
+  const finishSync = (scrub: (entry: HarEntry) => HarEntry, comment?: string) => {
     if (finished || fs === undefined || fd === undefined) return;
     finished = true;
     flush();
@@ -414,7 +452,10 @@ function createFileSink(path: string): FileSink {
       fs.writeSync(out, `${separator}${JSON.stringify(scrub(JSON.parse(line) as HarEntry))}`);
       separator = ',\n';
     }
-    fs.writeSync(out, '\n]}}\n');
+    fs.writeSync(
+      out,
+      `\n]${comment === undefined ? '' : `,"comment":${JSON.stringify(comment)}`}}}\n`,
+    );
     fs.closeSync(out);
     fs.renameSync(`${path}.writing`, path);
     fs.rmSync(partial, { force: true });
@@ -422,13 +463,14 @@ function createFileSink(path: string): FileSink {
 
   return {
     write(entry) {
+      if (broken) throw new Error(`${path} cannot be written`);
       if (finished) return;
       waiting.push(`${JSON.stringify(entry)}\n`);
       flush();
     },
-    async finish(scrub) {
+    async finish(scrub, comment) {
       await loaded;
-      finishSync(scrub);
+      finishSync(scrub, comment);
     },
     finishSync,
   };

@@ -1,7 +1,7 @@
 // A recording's redaction (docs/testing.md, "What is redacted"): secrets by the name that holds
 // them and by their shape, personal data by the list beside the schemas (src/resources/fields.ts).
 // Everything is learned as it is seen, so a secret or name is replaced wherever it appears again.
-import { PERSONAL_FIELDS } from '../resources/fields.js';
+import { PERSONAL_FIELDS, personalFieldsOf } from '../resources/fields.js';
 import { type HarEntry, type HarNameValue, operationOf } from './har.js';
 
 /** What stands for a secret in a recording. */
@@ -191,30 +191,16 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
 
   // The personal fields of the records an answer's `data` holds: names learned and replaced.
   const redactRecords = (body: unknown, group: string | undefined) => {
-    const fields = group === undefined ? undefined : PERSONAL_FIELDS[group];
-    const data = (body as { data?: unknown } | null)?.data;
-    if (!personal || !fields || data === null || typeof data !== 'object') return;
-    for (const record of Array.isArray(data) ? data : [data]) {
-      for (const path of [...(fields.names ?? []), ...(fields.emails ?? [])]) {
-        const keys = path.split('.');
-        const parent = keys
-          .slice(0, -1)
-          .reduce<unknown>(
-            (node, key) =>
-              node !== null && typeof node === 'object'
-                ? (node as Record<string, unknown>)[key]
-                : undefined,
-            record,
-          ) as Record<string, unknown> | undefined;
-        const key = keys.at(-1)!;
-        const value = parent !== null && typeof parent === 'object' ? parent[key] : undefined;
-        if (typeof value !== 'string') continue;
-        if (fields.emails?.includes(path)) parent![key] = emailPseudonym(value);
-        else learnName(value);
-      }
-      // A name the service sends under another field (`display_name`, `full_name`) is a name too.
-      learnNamedFields(record);
+    if (!personal) return;
+    for (const { parent, key, kind } of personalFieldsOf(group, body)) {
+      const value = parent[key];
+      if (typeof value !== 'string') continue;
+      if (kind === 'email') parent[key] = emailPseudonym(value);
+      else learnName(value);
     }
+    // A name the service sends under another field (`display_name`, `full_name`) is a name too.
+    const data = (body as { data?: unknown } | null)?.data;
+    if (group !== undefined && PERSONAL_FIELDS[group]) learnNamedFields(data);
   };
 
   const learnNamedFields = (value: unknown): void => {

@@ -1,9 +1,12 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { VERSION } from '@employee-recognition/sdk';
 import { startMockServer } from '@employee-recognition/sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InstalledCli, installCli } from './installed-cli.js';
 
-const COMMANDS = ['mock', 'trigger', 'api', 'export', 'webhooks', 'doctor'];
+const COMMANDS = ['mock', 'trigger', 'api', 'export', 'webhooks', 'doctor', 'traffic'];
 let cli: InstalledCli;
 
 beforeAll(async () => {
@@ -69,6 +72,28 @@ describe('employee-recognition', () => {
       expect(result.stderr).toContain('doctor: records ok');
       expect(result.stdout + result.stderr).not.toContain(server.api.testKey);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('api --record and traffic run through the installed package’s /testing and /doctor entries', async () => {
+    const server = await startMockServer({ recognitions: 5 });
+    const dir = mkdtempSync(join(tmpdir(), 'traffic-cli-'));
+    const file = join(dir, 'calls.har');
+    try {
+      const env = { RECOGNITION_API_KEY: server.api.testKey, RECOGNITION_BASE_URL: server.url };
+      const recorded = await cli.run(['api', 'GET', '/v1/users', '--record', file], { env });
+      expect(recorded).toMatchObject({ code: 0, stderr: '' });
+      const har = readFileSync(file, 'utf8');
+      expect(JSON.parse(har).log.entries).toHaveLength(1);
+      expect(har).not.toContain(server.api.testKey);
+      const check = await cli.run(['traffic', 'check', file]);
+      expect(check).toMatchObject({ code: 0, stderr: '' });
+      expect(check.stdout).toMatch(/^ok +records /m);
+      const diff = await cli.run(['traffic', 'diff', file, file]);
+      expect(diff).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
       await server.close();
     }
   });

@@ -162,4 +162,34 @@ describe('createRecorder', () => {
       await server.close();
     }
   });
+
+  it('costs an entry, never the call, when recording it fails, and says so in the file', async () => {
+    const server = await startMockServer({ seed: 41 });
+    const recorder = createRecorder({
+      redact: {
+        entry: (entry) => {
+          if (entry.request.url.includes('/v1/teams')) throw new Error('a hook of the app failed');
+          return entry;
+        },
+      },
+    });
+    try {
+      const client = new Client({
+        apiKey: server.api.testKey,
+        baseUrl: server.url,
+        fetch: recorder.fetch,
+      });
+      expect((await client.teams.list()).data.length).toBeGreaterThan(0);
+      await client.users.list({ limit: 1 });
+      await recorder.close();
+      const { log } = recorder.har();
+      expect(log.entries.map((entry) => new URL(entry.request.url).pathname)).toEqual([
+        '/v1/users',
+      ]);
+      expect(log.comment).toBe('1 entry could not be recorded');
+      expect(harErrors(recorder.har())).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
 });
