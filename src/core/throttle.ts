@@ -316,12 +316,9 @@ export class Throttle implements Pacer {
     this.#inFlight++;
     if (!this.#pressed(now)) return;
     const part = Math.max(1, ((this.#remaining ?? 0) - this.#inFlight) * this.#share());
-    // A reset beyond the cap is no window to spread over: pace as if it were the cap away. And
-    // send at least once a rate span: only an answer can tell that the others have stopped.
-    this.#spacing = Math.min(
-      Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part,
-      RATE_SPAN_MS,
-    );
+    // At most a rate span apart: only an answer can tell that the others have stopped (and a
+    // reset an hour away spreads nothing over the hour).
+    this.#spacing = Math.min(Math.max(0, this.#resetAt - now) / part, RATE_SPAN_MS);
     this.#nextAt = now + this.#spacing;
   }
 
@@ -329,7 +326,7 @@ export class Throttle implements Pacer {
   #tell(waiter: Waiter, ms: number): void {
     if (waiter.notified || ms <= 0) return;
     waiter.notified = true;
-    waiter.options.onWait?.(Math.min(Math.round(ms), MAX_WAIT_MS), SHARED_CAUSE);
+    waiter.options.onWait?.(Math.round(ms), SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */
