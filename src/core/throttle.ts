@@ -326,7 +326,7 @@ export class Throttle implements Pacer {
   #tell(waiter: Waiter, ms: number): void {
     if (waiter.notified || ms <= 0) return;
     waiter.notified = true;
-    waiter.options.onWait?.(Math.round(ms), SHARED_CAUSE);
+    waiter.options.onWait?.(ms, SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */
