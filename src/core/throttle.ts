@@ -124,8 +124,8 @@ export class Throttle implements Pacer {
   #markAt = 0;
   #markSeen = 0;
   /**
-   * Whether others were spending the last window this client knew while it was active: then the
-   * next window's spending before its first answer there is theirs, live, not history.
+   * Whether others were spending the last window this client knew while calls waited here: the
+   * next window then starts slow again.
    */
   #othersLive = false;
   /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
@@ -202,9 +202,8 @@ export class Throttle implements Pacer {
     if (info) {
       const resetAt = info.reset.getTime();
       if (resetAt > this.#resetAt || this.#remaining === undefined) {
-        // A window this client had not seen: answers from the one before no longer count. What
-        // it spent before this answer is history, unless others were spending the window before
-        // while this client was active: then it is theirs, and they are still at it.
+        // A window this client had not seen: answers from the one before no longer count, and
+        // what it spent before this answer is history.
         const live = this.#othersLive || (this.#remaining !== undefined && this.#seen > 0);
         this.#othersLive = false;
         this.#resetAt = resetAt;
@@ -213,7 +212,8 @@ export class Throttle implements Pacer {
         this.#firstRemaining = info.remaining;
         this.#seen = 0;
         this.#rate = 0;
-        // Slow start again: the others may have spent the new window before this answer.
+        // Others spent the window before while this client was active: they may have spent this
+        // one before its answer too, so it starts slow again.
         if (live) this.#window = 1;
         this.#markAt = Date.now();
         this.#markSeen = 0;
