@@ -433,7 +433,7 @@ function render(r, m) {
         "no wait, no 429; as `'off'`, within noise",
         `${auto.waits}, ${auto.answers429}; median ${ms(auto.medianMs)} (${ms(auto.minMs)}–${ms(auto.maxMs)}) against ${ms(off.medianMs)} (${ms(off.minMs)}–${ms(off.maxMs)}), ${result.rounds} runs each`,
         ok,
-        [`${label.slice(0, 3)} history: no wait`, ok ? auto.medianMs / off.medianMs : 2],
+        [`${label.slice(0, 3)} history: no wait`, ok ? auto.minMs / off.maxMs : 2],
       );
     }
     const live = r.pacing.live;

@@ -33,9 +33,8 @@ export interface SentAttempt {
 export interface CallObserver {
   /**
    * A wait begins, expected to last `ms`, and why: the cause the client's info log line names,
-   * such as `Retry-After`, `status 503`, `rate limit: X-RateLimit-Reset`, `rate limit: the key's
-   * live use is shared` or `rate limit: shared pacing store`. It ends with the next point. `error`
-   * is the failure of the attempt a retry follows.
+   * such as `Retry-After`, `status 503` or `rate limit: shared pacing store`. It ends with the
+   * next point. `error` is the failure of the attempt a retry follows.
    */
   wait(kind: WaitKind, ms: number, cause?: string, error?: EmployeeRecognitionError): void;
   /**

@@ -124,8 +124,8 @@ export class Throttle implements Pacer {
   #markAt = 0;
   #markSeen = 0;
   /**
-   * Whether others were spending the last window this client knew while it was active: then the
-   * next window's spending before its first answer there is theirs, live, not history.
+   * Whether others were spending the last window this client knew while calls waited here: the
+   * next window then starts slow again.
    */
   #othersLive = false;
   /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
@@ -202,9 +202,8 @@ export class Throttle implements Pacer {
     if (info) {
       const resetAt = info.reset.getTime();
       if (resetAt > this.#resetAt || this.#remaining === undefined) {
-        // A window this client had not seen: answers from the one before no longer count. What
-        // it spent before this answer is history, unless others were spending the window before
-        // while this client was active: then it is theirs, and they are still at it.
+        // A window this client had not seen: answers from the one before no longer count, and
+        // what it spent before this answer is history.
         const live = this.#othersLive || (this.#remaining !== undefined && this.#seen > 0);
         this.#othersLive = false;
         this.#resetAt = resetAt;
@@ -213,7 +212,8 @@ export class Throttle implements Pacer {
         this.#firstRemaining = info.remaining;
         this.#seen = 0;
         this.#rate = 0;
-        // Slow start again: the others may have spent the new window before this answer.
+        // Others spent the window before while this client was active: they may have spent this
+        // one before its answer too, so it starts slow again.
         if (live) this.#window = 1;
         this.#markAt = Date.now();
         this.#markSeen = 0;
@@ -316,12 +316,9 @@ export class Throttle implements Pacer {
     this.#inFlight++;
     if (!this.#pressed(now)) return;
     const part = Math.max(1, ((this.#remaining ?? 0) - this.#inFlight) * this.#share());
-    // A reset beyond the cap is no window to spread over: pace as if it were the cap away. And
-    // send at least once a rate span: only an answer can tell that the others have stopped.
-    this.#spacing = Math.min(
-      Math.min(Math.max(0, this.#resetAt - now), MAX_WAIT_MS) / part,
-      RATE_SPAN_MS,
-    );
+    // At most a rate span apart: only an answer can tell that the others have stopped (and a
+    // reset an hour away spreads nothing over the hour).
+    this.#spacing = Math.min(Math.max(0, this.#resetAt - now) / part, RATE_SPAN_MS);
     this.#nextAt = now + this.#spacing;
   }
 
@@ -329,7 +326,7 @@ export class Throttle implements Pacer {
   #tell(waiter: Waiter, ms: number): void {
     if (waiter.notified || ms <= 0) return;
     waiter.notified = true;
-    waiter.options.onWait?.(Math.min(Math.round(ms), MAX_WAIT_MS), SHARED_CAUSE);
+    waiter.options.onWait?.(ms, SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */

@@ -130,7 +130,7 @@ export function sharedWindow(
   };
 }
 
-export interface SharedWindowOptions {
+interface SharedWindowOptions {
   limit: number;
   windowMs: number;
   latencyMs?: number;
