@@ -43,7 +43,7 @@ interface Flag {
 function flags(help: string): Flag[] {
   const options = help.slice(help.indexOf('\nOptions:\n'));
   const found: Flag[] = [];
-  const pattern = /^ {2}(?:-\w, )?--([a-z][\w-]*)(?: <([^>]+)>)?(.*(?:\n {20,}.*)*)/gm;
+  const pattern = /^ {2}(?:-\w, )?--([a-z][\w-]*)(?:[ =]<([^>]+)>)?(.*(?:\n {20,}.*)*)/gm;
   for (const [, name, value, text] of options.matchAll(pattern)) {
     if (name === 'help') continue;
     found.push({ name: name!, value, repeatable: /repeat/i.test(text!) });
