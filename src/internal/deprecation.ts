@@ -82,9 +82,9 @@ export function parseDeprecation(
  * client's memory): one line per operation, naming it, both dates (or that none was given) and
  * the link. `operation` is a named operation (`users.get`), or a raw request's method and path
  * template (`GET /v1/users/{id}`: one per collection however many ids are called). Past
- * {@link MAX_WARNED} entries, raw paths are no longer taken, and one line says so (their notices
- * still reach `withResponse()`, hooks and telemetry). The link shows without its query and
- * fragment (server text in a log line); the notice keeps it whole.
+ * {@link MAX_WARNED} entries, raw paths are no longer taken nor warned of (their notices still
+ * reach `withResponse()`, hooks and telemetry). The link shows without its query and fragment
+ * (server text in a log line); the notice keeps it whole.
  */
 export function warnOnce(
   warned: Set<string>,
@@ -94,14 +94,7 @@ export function warnOnce(
 ): void {
   if (warned.has(operation)) return;
   // A raw request's name has a space (`GET /v1/things`); a named operation's has none.
-  if (operation.includes(' ') && warned.size >= MAX_WARNED) {
-    // The empty string is no operation: it marks the line below as written.
-    if (!warned.has('')) {
-      warned.add('');
-      warn(`deprecated: over ${MAX_WARNED} raw paths, later ones not logged`);
-    }
-    return;
-  }
+  if (operation.includes(' ') && warned.size >= MAX_WARNED) return;
   warned.add(operation);
   const link = (notice.deprecationLink ?? notice.sunsetLink)?.split(/[?#]/)[0]!.slice(0, 200);
   warn(
