@@ -15,7 +15,15 @@ import { trigger } from './trigger.js';
 import { webhooks } from './webhooks.js';
 
 /** The commands, in the order of `--help`: what docs/cli.md must list (scripts/check-docs.mjs). */
-export const COMMANDS: readonly Command[] = [mock, trigger, api, exportCommand, webhooks, doctor, traffic];
+export const COMMANDS: readonly Command[] = [
+  mock,
+  trigger,
+  api,
+  exportCommand,
+  webhooks,
+  doctor,
+  traffic,
+];
 
 const HELP = `Usage: employee-recognition <command> [options]
 
