@@ -436,13 +436,16 @@ export function excerpt(text: string): string {
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
 }
 
+// Control characters (C0, DEL, C1), line and paragraph separators, and bidirectional controls.
+const CONTROLS =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 /**
- * Control characters and ANSI escapes from server text, written as `\uXXXX`: a message must not
- * be able to forge a log line or recolour a terminal.
+ * Control characters, ANSI escapes and bidirectional controls from server text, written as
+ * `\uXXXX`: a message must not be able to forge a log line, recolour a terminal or reorder what
+ * a reader sees (the same class the CLI's `printable` blanks).
  */
 export function escapeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
-    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
+  return text.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -56,6 +56,20 @@ describe('the report', () => {
     expect(text.trimEnd().split('\n').at(-1)).toBe('1 fail, 1 warn, 1 skip.');
   });
 
+  it('on a terminal and in Markdown: bidirectional controls from the service escaped, so no text is reordered', () => {
+    const forged = checks.map((each) => ({
+      ...each,
+      summary: `${each.summary}\u202egnp.exe\u2066`,
+    }));
+    for (const text of [
+      renderTerminal(createReport(forged, 'http://x')),
+      renderMarkdown(createReport(forged, 'http://x')),
+    ]) {
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(text).toContain('\\u202egnp.exe\\u2066');
+    }
+  });
+
   it('as JSON: the documented shape', () => {
     const parsed = JSON.parse(renderJson(createReport(checks, 'http://x')));
     expect(Object.keys(parsed)).toEqual(['sdk', 'node', 'baseUrl', 'ok', 'checks']);
