@@ -132,7 +132,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
           pageParams,
           fetchPage,
           pageOptions ?? {},
-          nextLink(transport.config.baseUrl, request, answer.response.headers),
+          nextLink(transport.config.baseUrl, request, answer),
         ),
       pageOptions ?? {},
     );
@@ -146,11 +146,12 @@ export function sendPageRequest<Item, Params extends PageParams>(
  * to send with the client's credential. A link elsewhere is not followed, so the credential never
  * goes to another origin; the body's pagination then decides.
  */
-function nextLink(baseUrl: string, request: ApiRequest, headers: Headers): string | undefined {
-  const url = readLinks(headers.get(HEADER_LINK), baseUrl + request.path).next;
+function nextLink(baseUrl: string, request: ApiRequest, answer: RawResponse): string | undefined {
+  const url = readLinks(answer.response.headers.get(HEADER_LINK), baseUrl + request.path).next;
   // The link is a parsed URL's href; the base URL, normalized, has no `/` at its end. A link that
-  // holds a secret (an echoed key) is not followed: URLs show in errors and traces.
-  return url?.startsWith(`${baseUrl}/`) && redactSecrets(url) === url
+  // holds a secret (an echoed key, or the call's own credential, such as an OAuth token) is not
+  // followed: URLs show in errors and traces.
+  return url?.startsWith(`${baseUrl}/`) && (answer.redact ?? redactSecrets)(url) === url
     ? url.slice(baseUrl.length)
     : undefined;
 }

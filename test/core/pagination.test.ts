@@ -412,6 +412,15 @@ describe('a list paged by its Link header (RFC 8288)', () => {
     expect(requests.some((request) => request.url.search.includes('echo'))).toBe(false);
   });
 
+  it("does not follow a link that echoes the call's own credential, an OAuth token of no known shape", async () => {
+    const token = 'opaque.token-9f8e7d6c5b4a';
+    const oauthClient = testClient({ apiKey: async () => token });
+    serveByLink(12, (after) => `/v1/recognitions?after=${after}&access=${token}`);
+    const all = await oauthClient.recognitions.list().toArray({ limit: 100 });
+    expect(all).toHaveLength(5);
+    expect(requests.some((request) => request.url.search.includes(token))).toBe(false);
+  });
+
   it('follows the link over a cursor in the body: the service named the page', async () => {
     server.use(
       http.get(RECOGNITIONS, ({ request }) => {
