@@ -334,6 +334,15 @@ export async function delivery(text: string, secret: string): Promise<string> {
 }
 `;
 
+/**
+ * `./record`, the preload: it exports nothing, and `node --import` loads it for its effect. Its
+ * side-effect import must still resolve and type-check in every format a customer compiles.
+ */
+const RECORD_TS = `import '@employee-recognition/sdk/record';
+
+export {};
+`;
+
 /** Typed use of `./testing/msw` with msw's own setupServer. */
 const MSW_TS = `import { Client } from '@employee-recognition/sdk';
 import { createHandlers, createMockApi, type MswMockApi, startMockServer } from '@employee-recognition/sdk/testing/msw';
@@ -401,6 +410,7 @@ const PROGRAMS = {
       redis: REDIS_TS,
       otel: OTEL_TS,
       doctor: DOCTOR_TS,
+      record: RECORD_TS,
     },
     dom: false,
     forbid: /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/,
