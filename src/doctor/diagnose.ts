@@ -260,9 +260,9 @@ class Run {
       return response;
     };
     // The run paces itself: it reads the window from every answer and stops at 10 % of it, never
-    // waiting. The SDK's pacing would stretch a run whose key other clients spend: it spreads a
-    // client's share of the window evenly over the time left (core/throttle.ts, `#take`), seconds
-    // per probe, where the doctor must finish in seconds and skip rather than wait.
+    // waiting. The SDK's pacing would wait where other clients spend the key live: it then spaces
+    // this client's sends over the time left, up to a second apart (core/throttle.ts), where the
+    // doctor must finish in seconds and skip a check rather than wait.
     this.#client = client.withOptions({
       fetch: record,
       maxRetries: 0,
