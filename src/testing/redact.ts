@@ -53,6 +53,8 @@ const EMAIL_FIELD = /^(?:\w+_)?e?-?mail(?:_?address)?$/i;
 // A person's name under the contract's field or another a service may use, in a personal record.
 const NAME_FIELD = /^(?:(?:full|display|first|last|given|family|middle|nick|user|sur)_?)?name$/i;
 const PSEUDONYM_DOMAIN = '@redacted.invalid';
+// The pseudonyms this redaction makes, `person3@redacted.invalid` (`%40` in a query) and `Person5`.
+const PSEUDONYM = /(?<![\p{L}\p{N}])(person|Person)(\d+)((?:@|%40)redacted\.invalid)?(?![\p{L}\p{N}])/gu;
 // A learned secret shorter than this is not replaced elsewhere: it would garble the file.
 const MIN_SECRET_LENGTH = 8;
 const FORM = 'application/x-www-form-urlencoded';
@@ -364,4 +366,22 @@ function decodeComponent(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * Renumbers a recording's pseudonyms by first appearance in the texts it is given, in their
+ * order: the redaction numbers them as answers complete, the file lists entries in the order
+ * they were sent, and one session must give one file.
+ */
+export function createRenumbering(): (text: string) => string {
+  const numbers = { person: new Map<string, number>(), Person: new Map<string, number>() };
+  return (text) =>
+    text.replace(PSEUDONYM, (whole, kind: 'person' | 'Person', number: string, domain = '') => {
+      // `person7` without the domain is not one of ours.
+      if ((kind === 'person') !== (domain !== '')) return whole;
+      const seen = numbers[kind];
+      let next = seen.get(number);
+      if (next === undefined) seen.set(number, (next = seen.size + 1));
+      return `${kind}${next}${domain}`;
+    });
 }
