@@ -739,7 +739,9 @@ function credentialSource(apiKey: ApiKeySource): Authorize {
         try {
           return await apiKey({ forceRefresh: refused !== undefined, refused, signal: left });
         } catch (cause) {
-          throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
+          // The SDK's own errors (an OAuthError of `/oauth`) are redacted: their reason shows.
+          const reason = cause instanceof EmployeeRecognitionError ? `: ${cause.message}` : '.';
+          throw new EmployeeRecognitionError(`The apiKey function failed${reason}`, { cause });
         }
       },
     );
