@@ -5,7 +5,7 @@ import type * as NodeFs from 'node:fs';
 import { USER_AGENT_PRODUCT } from '../contract.js';
 import { EmployeeRecognitionError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import { bySendOrder, type Har, type HarEntry, type HarNameValue } from './har.js';
+import { bySendOrder, type Har, type HarEntry, type HarNameValue, toBase64 } from './har.js';
 import { createRedactor, createRenumbering, type RedactOptions } from './redact.js';
 
 /** Options of {@link createRecorder}. */
@@ -389,11 +389,7 @@ function encodeBody(bytes: Uint8Array, size: number, truncated: boolean, mimeTyp
   if (TEXTUAL.test(mimeType) || mimeType === '') {
     return { text: new TextDecoder().decode(bytes), size, kept, truncated };
   }
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return { text: btoa(binary), size, kept, truncated, encoding: 'base64' };
+  return { text: toBase64(bytes), size, kept, truncated, encoding: 'base64' };
 }
 
 function nameValues(headers: Headers): HarNameValue[] {
