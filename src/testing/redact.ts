@@ -67,8 +67,7 @@ const PSEUDONYM =
 // A learned secret shorter than this is not replaced elsewhere: it would garble the file.
 const MIN_SECRET_LENGTH = 8;
 const FORM = 'application/x-www-form-urlencoded';
-// Headers whose value is one URL.
-const URL_HEADERS = new Set(['location', 'content-location', 'refresh']);
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"`]+/gi;
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 // A value that is only an id, a timestamp or a number holds no secret and no name.
@@ -151,6 +150,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     }
     // Most values are ids, timestamps and numbers: nothing else to find in them.
     if (PLAIN.test(out)) return out;
+    // A URL in text (a Link header, a message) in every part, its percent-encoded path included.
+    if (out.includes('://')) out = out.replace(URL_IN_TEXT, scrubUrl);
     if (MAYBE_SECRET.test(out)) {
       out = redactShapes(out, REDACTED).replace(FILE_SHAPES, REDACTED);
       if (out.includes('=')) {
@@ -162,12 +163,19 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       }
     }
     if (!personal) return out;
-    if (out.includes('@')) out = out.replace(EMAIL, emailPseudonym);
-    // An address seen in a record that the pattern does not take (non-ASCII): by its value.
+    // Addresses seen in records by their value first (the pattern takes only a plain part of an
+    // unusual one), then any by the pattern.
     if (emails.size) {
-      emailPattern ??= new RegExp([...emails.keys()].map(escapeRegExp).join('|'), 'gi');
+      emailPattern ??= new RegExp(
+        [...emails.keys()]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        'gi',
+      );
       out = out.replace(emailPattern, emailPseudonym);
     }
+    if (out.includes('@')) out = out.replace(EMAIL, emailPseudonym);
     if (nameParts.size === 0) return out;
     namePattern ??= new RegExp(
       `(?<!${LETTER_OR_DIGIT})(?:${[...nameParts.keys()]
@@ -226,7 +234,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     pairs.map(({ name, value }) => {
       if (isSecretName(name)) {
         learnSecret(value);
-        return { name, value: REDACTED };
+        return { name: scrubText(name), value: REDACTED };
       }
       return { name: scrubText(name), value: scrubText(value) };
     });
@@ -234,7 +242,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   // Every string of a JSON value scrubbed; `changed` collects the paths whose value changed.
   const scrubJson = (value: unknown, path: string, changed: string[]): unknown => {
     if (typeof value === 'string') {
-      const out = /^https?:\/\//i.test(value) ? scrubUrl(value) : scrubText(value);
+      const out = scrubText(value);
       if (out !== value) changed.push(path);
       return out;
     }
@@ -242,19 +250,13 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       return value.map((item, index) => scrubJson(item, `${path}[${index}]`, changed));
     }
     if (value === null || typeof value !== 'object') return value;
-    // A key keeps its name (names of people are values), but not a secret echoed into it.
+    // A key is scrubbed too: a summary may be keyed by a person's name.
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
-        secrets.size || MAYBE_SECRET.test(key) ? scrubSecretsOnly(key) : key,
+        scrubText(key),
         scrubJson(item, path ? `${path}.${key}` : key, changed),
       ]),
     );
-  };
-
-  const scrubSecretsOnly = (text: string) => {
-    let out = redactShapes(text, REDACTED).replace(FILE_SHAPES, REDACTED);
-    for (const secret of secrets.keys()) out = redactCredential(out, secret, REDACTED);
-    return out;
   };
 
   // Secret-named fields (any depth) replaced and learned, `email` fields pseudonymised.
@@ -362,10 +364,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     request.queryString = scrubPairs(request.queryString);
     response.redirectURL &&= scrubUrl(response.redirectURL);
     for (const header of [...request.headers, ...response.headers]) {
-      header.name = scrubSecretsOnly(header.name);
-      header.value = URL_HEADERS.has(header.name.toLowerCase())
-        ? scrubUrl(header.value)
-        : scrubText(header.value);
+      header.name = scrubText(header.name);
+      header.value = scrubText(header.value);
     }
   };
 
@@ -395,9 +395,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
         : scrubBody(postData.text, changed);
     }
     if (postData.params) postData.params = scrubPairs(postData.params);
-    if (changed.length) {
-      postData._redacted = [...new Set([...(postData._redacted ?? []), ...changed])];
-    }
+    // Paths name fields by their keys, which may hold what the body's keys no longer do.
+    const paths = [...(postData._redacted ?? []), ...changed].map(scrubText);
+    if (paths.length) postData._redacted = [...new Set(paths)];
   };
 
   // An answer's body through `work` as text: a base64 one decoded first and encoded again.
