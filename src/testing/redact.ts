@@ -93,6 +93,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
 
   const isSecretName = (name: string) =>
     (SECRET_NAME.test(name) && !NOT_SECRET.test(name)) ||
+    // The parameters the SDK's one redaction knows (`sig`, `AWSAccessKeyId`), asked of it.
+    redactShapes(`?${name}=x`, '') === `?${name}=` ||
     extra.some((rule) =>
       typeof rule === 'string' ? rule.toLowerCase() === name.toLowerCase() : rule.test(name),
     );
