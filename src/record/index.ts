@@ -59,11 +59,9 @@ if (recorder) {
     if (reported) return;
     reported = true;
     if (error !== undefined) return say(`cannot write ${file}: ${describe(error)}`);
-    const missed = [...active.unrecorded];
-    if (missed.length) {
-      const count = missed.reduce((sum, [, each]) => sum + each, 0);
+    for (const [origin, count] of active.unrecorded) {
       say(
-        `the SDK sent ${count} request${count === 1 ? '' : 's'} to ${missed.map(([origin]) => origin).join(', ')}, not recorded: add ${missed.length === 1 ? 'it' : 'them'} to ${ENV_RECORD_URLS} (comma-separated), as for a baseUrl set in code.`,
+        `the SDK sent ${count} request(s) to ${origin}, not recorded: add it to ${ENV_RECORD_URLS}.`,
       );
     }
     if (active.recorded === 0) say(`warning: ${file} holds no entries: nothing was recorded.`);

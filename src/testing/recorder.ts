@@ -494,14 +494,9 @@ function createExclusive(fs: typeof NodeFs, name: string): number {
     return fs.openSync(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   } catch (error) {
     const found = fs.lstatSync(name, { throwIfNoEntry: false });
-    if (found?.isSymbolicLink()) {
-      throw new RecordFileError(
-        `${name} is a symbolic link: a recording is never written through one. Remove it, or record to another file.`,
-      );
-    }
     if (found && !found.isFile()) {
       throw new RecordFileError(
-        `${name} is not a regular file: a recording cannot be written there.`,
+        `${name} is ${found.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: a recording is never written there.`,
       );
     }
     throw error;
@@ -594,9 +589,7 @@ function createFileSink(
     fs.fsyncSync(out);
     try {
       if (!sameFile(fs, writing, out)) {
-        throw new RecordFileError(
-          `${writing} was replaced while the recording was written there: ${path} is left as it was, the entries are in ${partial}.`,
-        );
+        throw new RecordFileError(`${writing} was replaced while written: ${partial} is kept.`);
       }
       fs.renameSync(writing, path);
     } finally {

@@ -169,7 +169,7 @@ describe('a preloaded app whose client has a base URL set in code', () => {
   it('says at exit how many requests went unrecorded, to which origin, naming RECOGNITION_RECORD_URLS, and warns of 0 entries', async () => {
     const run = await runUntilReady(serverApp('', other), 'SIGTERM');
     expect(run.stderr()).toContain(
-      `[employee-recognition] record: the SDK sent 1 request to ${other.url}, not recorded: add it to RECOGNITION_RECORD_URLS`,
+      `[employee-recognition] record: the SDK sent 1 request(s) to ${other.url}, not recorded: add it to RECOGNITION_RECORD_URLS`,
     );
     expect(run.stderr()).toContain(`warning: ${run.har} holds no entries`);
   });
