@@ -14,22 +14,14 @@ import { fromRecording } from '@employee-recognition/sdk/testing/msw';
 import { setupServer } from 'msw/node';
 import { request as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { recordSession, runSession, SESSION_SERVER } from './recording.js';
-
-const FAKE_KEY = `rk_test_${'x'.repeat(24)}`;
+import { FAKE_KEY, recordSession, replayTarget, runSession, SESSION_SERVER } from './recording.js';
 
 let recorded: Awaited<ReturnType<typeof recordSession>>;
 beforeAll(async () => {
   recorded = await recordSession();
 });
 
-const target = (baseUrl: string) => ({
-  baseUrl,
-  apiKey: FAKE_KEY,
-  issuer: baseUrl,
-  clientId: recorded.clientId,
-  clientSecret: 'any secret: the recording holds none',
-});
+const target = (baseUrl: string) => replayTarget(baseUrl, recorded.clientId);
 
 /**
  * A recording as Polly.js's persister writes it (@pollyjs/persister, har/entry, request and
