@@ -1,5 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import type { Recorder } from '@employee-recognition/sdk/testing';
+import { readFile } from 'node:fs/promises';
 import type * as DoctorEntryModule from '@employee-recognition/sdk/doctor';
 import type {
   DoctorCheck,
@@ -9,7 +8,16 @@ import type {
 } from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
 import { ENUM_FIELDS, personalFieldsOf } from '../resources/fields.js';
-import { type Har, type HarEntry, harHeader, operationOf, parseJson } from '../testing/har.js';
+import {
+  type Har,
+  type HarEntry,
+  HarError,
+  harHeader,
+  operationOf,
+  parseHar,
+  parseJson,
+} from '../testing/har.js';
+import type { FileRecorder } from '../testing/recorder.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
 /** `employee-recognition traffic`: drift between the service's answers and the SDK's, in HAR recordings. */
@@ -103,21 +111,31 @@ export async function printReport(
 
 /**
  * The recorder of `--record <file>` (api, doctor): the command's calls, redacted, streamed to the
- * file, a HAR once closed; undefined without the option. A file that cannot be written is a
- * usage error before anything is sent.
+ * file's `.partial`, a HAR once closed; undefined without the option. Called once the command's
+ * arguments are checked; the file itself is replaced only when the recording is finished. A
+ * `.partial` that cannot be created safely is a usage error before anything is sent.
  */
-export async function recorderFor(file: string | undefined): Promise<Recorder | undefined> {
+export async function recorderFor(file: string | undefined): Promise<FileRecorder | undefined> {
   if (file === undefined) return undefined;
+  const [fs, { startRecorder }] = await Promise.all([
+    import('node:fs'),
+    import('../testing/recorder.js'),
+  ]);
   try {
-    await writeFile(file, '');
+    return startRecorder({
+      file,
+      fs,
+      say: (line) => process.stderr.write(`--record: ${line}\n`),
+    });
   } catch (error) {
     throw new UsageError(`--record: cannot write ${file}: ${describe(error)}`);
   }
-  const { createRecorder } = await import('@employee-recognition/sdk/testing');
-  return createRecorder({ file });
 }
 
-/** A HAR file's JSON; anything else is a usage error naming the file. */
+/**
+ * A HAR file through the one reader (src/testing/har.ts), a recorder's `.partial` included; what
+ * the reader says of it goes to stderr. Anything else is a usage error naming the file.
+ */
 async function readHar(path: string): Promise<Har> {
   let text: string;
   try {
@@ -125,11 +143,14 @@ async function readHar(path: string): Promise<Har> {
   } catch (error) {
     throw new UsageError(`Cannot read ${path}: ${describe(error)}`);
   }
-  const har = parseJson(text) as Har | undefined;
-  if (!Array.isArray(har?.log?.entries)) {
-    throw new UsageError(`${path} is not a HAR file: it has no log.entries.`);
+  try {
+    const { har, notes } = parseHar(text, path);
+    for (const note of notes) process.stderr.write(`${note}\n`);
+    return har;
+  } catch (error) {
+    if (error instanceof HarError) throw new UsageError(error.message);
+    throw error;
   }
-  return har;
 }
 
 /** The shape of the answers to one operation (and status) across a recording. */

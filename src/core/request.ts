@@ -1,5 +1,5 @@
 import ky, { ForceRetryError } from 'ky';
-import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
+import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID, USER_AGENT_PRODUCT } from '../contract.js';
 import { aborts } from '../internal/abort.js';
 import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
 import { retryAfterMs } from '../internal/headers.js';
@@ -744,7 +744,9 @@ function credentialSource(apiKey: ApiKeySource): Authorize {
         try {
           return await apiKey({ forceRefresh: refused !== undefined, refused, signal: left });
         } catch (cause) {
-          throw new EmployeeRecognitionError('The apiKey function failed.', { cause });
+          // The SDK's own errors (an OAuthError of `/oauth`) are redacted: their reason shows.
+          const reason = cause instanceof EmployeeRecognitionError ? `: ${cause.message}` : '.';
+          throw new EmployeeRecognitionError(`The apiKey function failed${reason}`, { cause });
         }
       },
     );
@@ -833,6 +835,6 @@ function nodeUserAgent(): Record<string, string> {
   const node = globalThis.process?.versions?.node;
   // Browsers forbid setting User-Agent, and there it would only trigger a CORS preflight.
   return node && !('document' in globalThis)
-    ? { 'user-agent': `employee-recognition-sdk-typescript/${VERSION} node/${node}` }
+    ? { 'user-agent': `${USER_AGENT_PRODUCT}/${VERSION} node/${node}` }
     : {};
 }

@@ -108,6 +108,23 @@ export function targetOf(server: MockServer, fetch?: typeof globalThis.fetch): S
   };
 }
 
+/** A key of the right form that no server knows: a replaying test holds no credential. */
+export const FAKE_KEY = `rk_test_${'x'.repeat(24)}`;
+
+/**
+ * How a replaying test reaches a recording served at `baseUrl`: the recorded client id, and no
+ * credential (the recording holds none).
+ */
+export function replayTarget(baseUrl: string, clientId: string): SessionTarget {
+  return {
+    baseUrl,
+    apiKey: FAKE_KEY,
+    issuer: baseUrl,
+    clientId,
+    clientSecret: 'any secret: the recording holds none',
+  };
+}
+
 /** The kit server a session runs against: seeded, on a fixed clock, so two runs answer alike. */
 export const SESSION_SERVER = {
   recognitions: 30,

@@ -4,10 +4,7 @@ import { fromRecording } from '@employee-recognition/sdk/testing/msw';
 import { fromTraffic } from '@mswjs/source/traffic';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSession, runSession } from './recording.js';
-
-// A key of the right form that no server knows: a replaying test holds no credential.
-const FAKE_KEY = `rk_test_${'x'.repeat(24)}`;
+import { FAKE_KEY, recordSession, replayTarget, runSession } from './recording.js';
 
 let recorded: Awaited<ReturnType<typeof recordSession>>;
 let har: Har;
@@ -19,13 +16,7 @@ beforeAll(async () => {
 });
 
 // What a replaying test calls: the ids of the records and the recorded pseudonyms.
-const target = (baseUrl: string) => ({
-  baseUrl,
-  apiKey: FAKE_KEY,
-  issuer: baseUrl,
-  clientId: recorded.clientId,
-  clientSecret: 'any secret: the recording holds none',
-});
+const target = (baseUrl: string) => replayTarget(baseUrl, recorded.clientId);
 
 async function unrecorded(baseUrl: string) {
   const client = new Client({ baseUrl, apiKey: FAKE_KEY, maxRetries: 0 });
@@ -198,11 +189,13 @@ describe('a replay that is not a HAR', () => {
     const port = Number(new URL(probe.url).port);
     await probe.close();
     await expect(startMockServer({ replay: { log: {} } as never, port })).rejects.toThrow(
-      /replay: expected a HAR object/,
+      /The recording is not a HAR 1\.2 document: log\.entries is missing/,
     );
     // The port is free again: the refused server closed.
     const again = await startMockServer({ port });
     await again.close();
-    expect(() => fromRecording(null as never)).toThrow(/replay: expected a HAR object/);
+    expect(() => fromRecording(null as never)).toThrow(
+      /The recording is not a HAR 1\.2 document: the document is null/,
+    );
   });
 });
