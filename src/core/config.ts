@@ -10,7 +10,7 @@ import {
 } from '../contract.js';
 import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
-import { EmployeeRecognitionError } from './errors.js';
+import { EmployeeRecognitionError, escapeControls, excerpt } from './errors.js';
 import type { Instrumentation } from './observer.js';
 
 /**
@@ -245,6 +245,89 @@ export interface RequestOptions {
   hooks?: Hooks | null | undefined;
   /** `RequestInit` fields for this call's fetches, over the client's. */
   fetchOptions?: FetchOptions | null | undefined;
+}
+
+// Every option's name, so an unknown one (a JavaScript typo, a spread config object) can be
+// named. `satisfies` keeps each list whole: a new option missing here, or a name that is no
+// option, fails the typecheck, so a real option can never draw the warning.
+const CLIENT_OPTION_NAMES = Object.keys({
+  apiKey: 0,
+  baseUrl: 0,
+  timeout: 0,
+  maxRetries: 0,
+  fetch: 0,
+  fetchOptions: 0,
+  headers: 0,
+  rateLimit: 0,
+  logLevel: 0,
+  logger: 0,
+  hooks: 0,
+  instrumentation: 0,
+  maxResponseBytes: 0,
+  validateResponses: 0,
+  dangerouslyAllowBrowser: 0,
+} satisfies Record<keyof ClientOptions, 0>);
+
+const CALL_OPTION_NAMES = Object.keys({
+  signal: 0,
+  timeout: 0,
+  maxRetries: 0,
+  headers: 0,
+  idempotencyKey: 0,
+  hooks: 0,
+  fetchOptions: 0,
+} satisfies Record<keyof RequestOptions, 0>);
+
+/**
+ * Logs each key of `options` that is no option of a client (`call` false) or of a call, once per
+ * `warned` set (one per client), with the nearest option's name when one is close. A warning,
+ * never an error: code that runs today with a stray key keeps running.
+ */
+export function warnUnknownOptions(
+  options: object | null | undefined,
+  call: boolean,
+  warned: Set<string>,
+  log: Pick<Logger, 'warn'>,
+): void {
+  const known = call ? CALL_OPTION_NAMES : CLIENT_OPTION_NAMES;
+  for (const name of Object.keys(options ?? {})) {
+    if (known.includes(name) || warned.has(name)) continue;
+    warned.add(name);
+    const nearest = nearestName(name, known);
+    log.warn(
+      `\`${excerpt(escapeControls(name))}\` is no ${call ? 'request' : 'client'} option and is ignored${nearest ? `: did you mean \`${nearest}\`?` : '.'}`,
+    );
+  }
+}
+
+/**
+ * The known name closest to `name` by edit distance, ignoring case, `_` and `-` (`baseURL`,
+ * `max_retries`), when at most 2 edits apart; else undefined.
+ */
+function nearestName(name: string, known: readonly string[]): string | undefined {
+  const plain = (text: string) => text.toLowerCase().replace(/[-_]/g, '');
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const option of known) {
+    const distance = editDistance(plain(name), plain(option));
+    if (distance < bestDistance) [best, bestDistance] = [option, distance];
+  }
+  return best;
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(from: string, to: string): number {
+  let row = Array.from({ length: to.length + 1 }, (_, index) => index);
+  for (const char of from) {
+    const next = [row[0]! + 1];
+    for (let index = 0; index < to.length; index++) {
+      next.push(
+        Math.min(row[index + 1]! + 1, next[index]! + 1, row[index]! + (char === to[index] ? 0 : 1)),
+      );
+    }
+    row = next;
+  }
+  return row[to.length]!;
 }
 
 /** Defaults of {@link ClientOptions}, in one place. */

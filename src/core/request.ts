@@ -17,6 +17,7 @@ import {
   type Hooks,
   type RequestOptions,
   resolveCallConfig,
+  warnUnknownOptions,
 } from './config.js';
 import {
   ApiConnectionError,
@@ -103,6 +104,8 @@ export class Transport {
   declare readonly validation: ResponseValidation;
   /** What this client shares with the clients `withOptions()` derives from it. */
   declare readonly shared: SharedState;
+  /** The unknown option names this client has logged: once each (core/config.ts). */
+  readonly optionsWarned = new Set<string>();
   readonly #authorize: Authorize;
   readonly #refreshable: boolean;
   readonly #defaults: CallDefaults;
@@ -137,6 +140,7 @@ export class Transport {
     // Not an async function: a queued call holds no promise of its own here.
     try {
       const config = resolveCallConfig(this.#defaults, options, request.method);
+      warnUnknownOptions(options, true, this.optionsWarned, this.log);
       const body = request.body === undefined ? undefined : serialize(request.body);
       return new Call(
         this,
