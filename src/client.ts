@@ -78,7 +78,7 @@ export class Client {
       parent?.from.baseUrl === config.baseUrl && parent.from.rateLimit === config.rateLimit;
     const transport = new Transport(config, sharesPacing ? parent.shared : undefined);
     this.#transport = transport;
-    warnUnknownOptions(options, false, transport.optionsWarned, transport.log);
+    warnUnknownOptions(options, config, transport.validation.warned, transport.log);
     this.recognitions = new Recognitions(transport);
     this.users = new Users(transport);
     this.rewards = new Rewards(transport);

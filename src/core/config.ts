@@ -247,87 +247,32 @@ export interface RequestOptions {
   fetchOptions?: FetchOptions | null | undefined;
 }
 
-// Every option's name, so an unknown one (a JavaScript typo, a spread config object) can be
-// named. `satisfies` keeps each list whole: a new option missing here, or a name that is no
-// option, fails the typecheck, so a real option can never draw the warning.
-const CLIENT_OPTION_NAMES = Object.keys({
-  apiKey: 0,
-  baseUrl: 0,
-  timeout: 0,
-  maxRetries: 0,
-  fetch: 0,
-  fetchOptions: 0,
-  headers: 0,
-  rateLimit: 0,
-  logLevel: 0,
-  logger: 0,
-  hooks: 0,
-  instrumentation: 0,
-  maxResponseBytes: 0,
-  validateResponses: 0,
-  dangerouslyAllowBrowser: 0,
-} satisfies Record<keyof ClientOptions, 0>);
-
-const CALL_OPTION_NAMES = Object.keys({
-  signal: 0,
-  timeout: 0,
-  maxRetries: 0,
-  headers: 0,
-  idempotencyKey: 0,
-  hooks: 0,
-  fetchOptions: 0,
-} satisfies Record<keyof RequestOptions, 0>);
-
 /**
- * Logs each key of `options` that is no option of a client (`call` false) or of a call, once per
- * `warned` set (one per client), with the nearest option's name when one is close. A warning,
- * never an error: code that runs today with a stray key keeps running.
+ * Logs each key of `options` that is no option, once per `warned` set (the client's set of what it
+ * warned of once), with
+ * the option it probably meant: the one that is the same but for case, `_`, `-` and vowels
+ * (`baseURL`, `max_retries`, `timout`, `heders`). The options are the keys of `resolved`, the
+ * options as the client or the call runs with them: its type must hold every option of
+ * `options`, so a new option left out of it fails the typecheck instead of drawing the warning.
+ * A warning, never an error: code that runs today with a stray key keeps running.
  */
-export function warnUnknownOptions(
-  options: object | null | undefined,
-  call: boolean,
+export function warnUnknownOptions<Options extends object>(
+  options: Options | null | undefined,
+  resolved: Record<keyof NoInfer<Options>, unknown>,
   warned: Set<string>,
   log: Pick<Logger, 'warn'>,
 ): void {
-  const known = call ? CALL_OPTION_NAMES : CLIENT_OPTION_NAMES;
+  const known = Object.keys(resolved);
+  // What is left of a name when the usual slips are taken out of it.
+  const skeleton = (name: string) => name.toLowerCase().replace(/[-_aeiou]/g, '');
   for (const name of Object.keys(options ?? {})) {
     if (known.includes(name) || warned.has(name)) continue;
     warned.add(name);
-    const nearest = nearestName(name, known);
+    const meant = known.find((option) => skeleton(option) === skeleton(name));
     log.warn(
-      `\`${excerpt(escapeControls(name))}\` is no ${call ? 'request' : 'client'} option and is ignored${nearest ? `: did you mean \`${nearest}\`?` : '.'}`,
+      `Unknown option ${escapeControls(excerpt(name))}${meant ? `: did you mean ${meant}?` : ''}`,
     );
   }
-}
-
-/**
- * The known name closest to `name` by edit distance, ignoring case, `_` and `-` (`baseURL`,
- * `max_retries`), when at most 2 edits apart; else undefined.
- */
-function nearestName(name: string, known: readonly string[]): string | undefined {
-  const plain = (text: string) => text.toLowerCase().replace(/[-_]/g, '');
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const option of known) {
-    const distance = editDistance(plain(name), plain(option));
-    if (distance < bestDistance) [best, bestDistance] = [option, distance];
-  }
-  return best;
-}
-
-/** Levenshtein distance, one row at a time. */
-function editDistance(from: string, to: string): number {
-  let row = Array.from({ length: to.length + 1 }, (_, index) => index);
-  for (const char of from) {
-    const next = [row[0]! + 1];
-    for (let index = 0; index < to.length; index++) {
-      next.push(
-        Math.min(row[index + 1]! + 1, next[index]! + 1, row[index]! + (char === to[index] ? 0 : 1)),
-      );
-    }
-    row = next;
-  }
-  return row[to.length]!;
 }
 
 /** Defaults of {@link ClientOptions}, in one place. */
@@ -365,6 +310,7 @@ export interface ClientConfig {
   instrumentation: Instrumentation | undefined;
   maxResponseBytes: number;
   validateResponses: 'warn' | 'strict' | 'off';
+  dangerouslyAllowBrowser: boolean;
 }
 
 /** A client or call option that cannot work. Nothing is sent; the message never quotes a value. */
@@ -426,6 +372,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
       options.validateResponses ?? CLIENT_DEFAULTS.validateResponses,
       ['warn', 'strict', 'off'],
     ),
+    dangerouslyAllowBrowser: options.dangerouslyAllowBrowser === true,
   };
 }
 

@@ -104,8 +104,6 @@ export class Transport {
   declare readonly validation: ResponseValidation;
   /** What this client shares with the clients `withOptions()` derives from it. */
   declare readonly shared: SharedState;
-  /** The unknown option names this client has logged: once each (core/config.ts). */
-  readonly optionsWarned = new Set<string>();
   readonly #authorize: Authorize;
   readonly #refreshable: boolean;
   readonly #defaults: CallDefaults;
@@ -140,7 +138,7 @@ export class Transport {
     // Not an async function: a queued call holds no promise of its own here.
     try {
       const config = resolveCallConfig(this.#defaults, options, request.method);
-      warnUnknownOptions(options, true, this.optionsWarned, this.log);
+      warnUnknownOptions(options, config, this.validation.warned, this.log);
       const body = request.body === undefined ? undefined : serialize(request.body);
       return new Call(
         this,

@@ -171,18 +171,17 @@ describe('unknown options', () => {
     ['max_retries', 'maxRetries'],
     ['LogLevel', 'logLevel'],
     ['validate-responses', 'validateResponses'],
+    ['heders', 'headers'],
   ])('names `%s` at warn with the option it is nearest to, `%s`', (typo, meant) => {
     const { warnings } = clientLogging({ [typo]: 'x' });
     expect(warnings).toEqual([
-      `[employee-recognition] \`${typo}\` is no client option and is ignored: did you mean \`${meant}\`?`,
+      `[employee-recognition] Unknown option ${typo}: did you mean ${meant}?`,
     ]);
   });
 
   it('names an option far from every known one without a guess', () => {
     const { warnings } = clientLogging({ colour: 'blue' });
-    expect(warnings).toEqual([
-      '[employee-recognition] `colour` is no client option and is ignored.',
-    ]);
+    expect(warnings).toEqual(['[employee-recognition] Unknown option colour']);
   });
 
   it('warns about no documented option, and only logs: the client is built as without the key', () => {
@@ -216,7 +215,7 @@ describe('unknown options', () => {
     const { client, warnings } = clientLogging({});
     client.withOptions({ timout: 5 } as ClientOptions);
     expect(warnings).toEqual([
-      '[employee-recognition] `timout` is no client option and is ignored: did you mean `timeout`?',
+      '[employee-recognition] Unknown option timout: did you mean timeout?',
     ]);
     expect(clientLogging({ baseURL: 'x', logLevel: 'error' }).warnings).toEqual([]);
   });
@@ -228,8 +227,19 @@ describe('unknown options', () => {
     await client.users.list({}, { timout: 5 } as RequestOptions);
     await client.post('/v1/recognitions', { body: {}, idempotencyKey: 'k' });
     expect(warnings).toEqual([
-      '[employee-recognition] `timout` is no request option and is ignored: did you mean `timeout`?',
+      '[employee-recognition] Unknown option timout: did you mean timeout?',
     ]);
+    const every: Required<Record<keyof RequestOptions, undefined>> = {
+      signal: undefined,
+      timeout: undefined,
+      maxRetries: undefined,
+      headers: undefined,
+      idempotencyKey: undefined,
+      hooks: undefined,
+      fetchOptions: undefined,
+    };
+    await client.get('/v1/users', every);
+    expect(warnings).toHaveLength(1);
     const other = clientLogging({});
     await other.client.get('/v1/users', options);
     expect(other.warnings).toHaveLength(1);
