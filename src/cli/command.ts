@@ -40,7 +40,7 @@ type CommandOption = NonNullable<ParseArgsConfig['options']>[string] & {
   conflicts?: readonly string[];
 };
 
-export type Options = Record<string, CommandOption>;
+type Options = Record<string, CommandOption>;
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
 

@@ -248,13 +248,12 @@ export interface RequestOptions {
 }
 
 /**
- * Logs each key of `options` that is no option, once per `warned` set (the client's set of what it
- * warned of once), with
- * the option it probably meant: the one that is the same but for case, `_`, `-` and vowels
- * (`baseURL`, `max_retries`, `timout`, `heders`). The options are the keys of `resolved`, the
- * options as the client or the call runs with them: its type must hold every option of
- * `options`, so a new option left out of it fails the typecheck instead of drawing the warning.
- * A warning, never an error: code that runs today with a stray key keeps running.
+ * Logs each key of `options` that is no option, once per `warned` set (the client's set of what
+ * it warns of once), with the option it probably meant: the one that is the same but for case,
+ * `_`, `-` and vowels (`baseURL`, `max_retries`, `timout`, `heders`). The options are the keys of
+ * `resolved`, the options as the client or the call runs with them: its type must hold every
+ * option of `options`, so a new option left out of it fails the typecheck rather than draws the
+ * warning. A warning, never an error: code that runs today with a stray key keeps running.
  */
 export function warnUnknownOptions<Options extends object>(
   options: Options | null | undefined,
@@ -262,13 +261,12 @@ export function warnUnknownOptions<Options extends object>(
   warned: Set<string>,
   log: Pick<Logger, 'warn'>,
 ): void {
-  const known = Object.keys(resolved);
   // What is left of a name when the usual slips are taken out of it.
   const skeleton = (name: string) => name.toLowerCase().replace(/[-_aeiou]/g, '');
   for (const name of Object.keys(options ?? {})) {
-    if (known.includes(name) || warned.has(name)) continue;
+    if (Object.hasOwn(resolved, name) || warned.has(name)) continue;
     warned.add(name);
-    const meant = known.find((option) => skeleton(option) === skeleton(name));
+    const meant = Object.keys(resolved).find((option) => skeleton(option) === skeleton(name));
     log.warn(
       `Unknown option ${escapeControls(excerpt(name))}${meant ? `: did you mean ${meant}?` : ''}`,
     );
