@@ -19,6 +19,10 @@
 //   - the MCP package (packages/mcp) packed too and installed from its tarball into the same
 //     project: its dependency range on the SDK is satisfied by the packed SDK (one copy, no
 //     registry fetch of the SDK), and its entry serves the tools on a client of that SDK;
+//   - the packed SDK installed into fresh projects that already hold an optional peer at the
+//     versions customers have today (msw 3 and msw 2, @opentelemetry/api's newest), as
+//     `npm install` does it: no ERESOLVE, no --legacy-peer-deps, the peer kept; under msw 3 (on
+//     Node 22, which it needs) the MSW handlers and fromRecording answer a client;
 //   - publint --strict and attw (arethetypeswrong) on both tarballs;
 //   - the bundle-size budgets of .size-limit.json (size-limit).
 // Prints one line per check, timings, and `package: N passed, M failed`; exits 1 on a failure.
@@ -364,6 +368,81 @@ export async function withMsw(): Promise<number> {
   }
 }
 `;
+
+/**
+ * The optional peers as a customer's project holds them before it adds the SDK: each spec is
+ * installed first, then the tarball beside it. With `program`, MSW_PROGRAM runs there, on the
+ * lowest Node the peer supports: `node` (a key of the runtimes), else this one (Node 20).
+ */
+const PEER_PROJECTS = [
+  { name: 'msw', spec: '^3.0.0', program: true, node: 'node22' },
+  { name: 'msw', spec: '^2.15.0', program: true },
+  { name: '@opentelemetry/api', spec: 'latest' },
+];
+
+/** /testing/msw under the msw of the project: its handlers and fromRecording answer a client. */
+const MSW_PROGRAM = `import { Client } from '@employee-recognition/sdk';
+import { createMockApi, createRecorder, fromRecording } from '@employee-recognition/sdk/testing/msw';
+import { setupServer } from 'msw/node';
+
+const { version } = JSON.parse(
+  (await import('node:fs')).readFileSync(new URL('./node_modules/msw/package.json', import.meta.url), 'utf8'),
+);
+const mock = createMockApi({ recognitions: 12 });
+const server = setupServer(...mock.handlers);
+server.listen({ onUnhandledRequest: 'error' });
+try {
+  const recorder = createRecorder();
+  const client = new Client({ apiKey: mock.testKey, baseUrl: mock.baseUrl, maxRetries: 0, fetch: recorder.fetch });
+  let count = 0;
+  for await (const recognition of client.recognitions.list({ limit: 5 })) if (recognition.id) count++;
+  if (count !== 12) throw new Error('the handlers gave ' + count + ' recognitions, expected 12');
+  const users = await client.users.list({ limit: 2 });
+  server.resetHandlers(...fromRecording(recorder.har()));
+  const replayed = await new Client({ apiKey: mock.testKey, baseUrl: mock.baseUrl, maxRetries: 0 }).users.list({ limit: 2 });
+  // Recorded redacted: names and emails are pseudonyms there, ids as they were.
+  const ids = (page) => page.data.map((user) => user.id).join();
+  if (ids(replayed) !== ids(users)) throw new Error('fromRecording answered other users');
+  console.log('msw ' + version + ' on node ' + process.versions.node + ': mock.handlers and fromRecording ok');
+} finally {
+  server.close();
+}
+`;
+
+/**
+ * A fresh project holding `name@spec`, then the SDK's tarball installed beside it, as a customer
+ * adds it: any ERESOLVE (a peer range that excludes the version) fails the check, and no
+ * --legacy-peer-deps or --force can hide one. Resolves to the project.
+ */
+async function installBesidePeer(workDir, tarball, { name, spec }) {
+  const project = join(workDir, `beside-${name}@${spec}`.replace(/[^\w.@-]+/g, '-'));
+  mkdirSync(project, { recursive: true });
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'beside-a-peer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const env = { ...process.env, npm_config_legacy_peer_deps: 'false', npm_config_force: 'false' };
+  const install = async (what) => {
+    const result = await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--ignore-scripts', what],
+      { cwd: project, env, timeoutMs: 5 * 60_000 },
+    );
+    if (result.code !== 0 || /ERESOLVE/.test(result.output)) {
+      throw new Error(`npm install ${what} failed:\n${tail(result.output).join('\n')}`);
+    }
+  };
+  await install(`${name}@${spec}`);
+  const versionOf = () =>
+    JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version;
+  const before = versionOf();
+  await install(tarball);
+  if (versionOf() !== before) {
+    throw new Error(`installing the SDK replaced ${name}@${before} with ${versionOf()}`);
+  }
+  indent(`${name}@${before}, then ${pkg.name} from its tarball: installed, ${name} kept`);
+  return project;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The TypeScript matrix: every entry's customer code, under each compiler and module system,
@@ -1078,6 +1157,17 @@ async function main() {
       }
       for (const [name, body] of testRunnerChecks(project, runtimes)) await check(name, body);
       await check('typescript matrix', () => typeMatrix(project));
+    }
+    for (const peer of PEER_PROJECTS) {
+      if (!tarball) break;
+      await check(`install beside ${peer.name}@${peer.spec}`, async () => {
+        const beside = await installBesidePeer(workDir, tarball, peer);
+        if (!peer.program) return undefined;
+        const node = peer.node ? runtimes?.[peer.node]?.path : process.execPath;
+        if (!node) return `no ${peer.node} to run ${peer.name} on`;
+        writeFileSync(join(beside, 'msw.mjs'), MSW_PROGRAM);
+        return runProgram(node, beside, 'msw.mjs');
+      });
     }
     if (tarball) await check('publint --strict', () => publint(tarball));
     if (tarball) await check('attw', () => attw(tarball));

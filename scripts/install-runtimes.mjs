@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Installs the runtimes the SDK is exercised on into the git-ignored `.runtimes/` folder:
 // Node 22 and 24, Bun, Deno and workerd as npm packages (each ships its binary inside the
-// package), and Debian's Chromium through apt-get when /usr/bin/chromium is missing.
+// package), and Debian's Chromium through apt-get when /usr/bin/chromium is missing. Also msw 3,
+// in a project of its own (`.runtimes/msw3/`), under its own name: the repository's msw is 2,
+// and the testing kit imports `msw` by name, so msw 3's tests run in a copy that finds this one.
 // Nothing is downloaded from anywhere but the npm registry and Debian's archive.
 //
 // Idempotent: when `.runtimes/` already holds the pinned set and every binary answers
@@ -143,6 +145,36 @@ function installChromium() {
   return { path: CHROMIUM, version: installed };
 }
 
+/** msw 3 in `.runtimes/msw3/node_modules/msw`, with its dependencies beside it. */
+const MSW3_SPEC = '^3.0.0';
+
+function installMsw3() {
+  const project = join(dir, 'msw3');
+  const path = join(project, 'node_modules', 'msw');
+  const versionOfMsw = () =>
+    existsSync(join(path, 'package.json'))
+      ? JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')).version
+      : undefined;
+  const wanted = `${JSON.stringify({ name: 'msw3', private: true, dependencies: { msw: MSW3_SPEC } }, null, 2)}\n`;
+  const pkgPath = join(project, 'package.json');
+  if (existsSync(pkgPath) && readFileSync(pkgPath, 'utf8') === wanted && versionOfMsw()) {
+    log('msw 3 already installed');
+    return { path, version: versionOfMsw() };
+  }
+  mkdirSync(project, { recursive: true });
+  writeFileSync(pkgPath, wanted);
+  log(`npm install --prefix .runtimes/msw3 msw@${MSW3_SPEC}`);
+  const result = run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: project,
+    timeout: 5 * 60_000,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0 || !versionOfMsw()?.startsWith('3.')) {
+    throw new Error(`npm install of msw 3 failed (${result.error?.message ?? result.status})`);
+  }
+  return { path, version: versionOfMsw() };
+}
+
 export function readManifest() {
   return JSON.parse(readFileSync(manifestPath, 'utf8'));
 }
@@ -150,6 +182,7 @@ export function readManifest() {
 export function installRuntimes({ chromium = true } = {}) {
   const started = Date.now();
   const runtimes = installNpmRuntimes();
+  runtimes.msw3 = installMsw3();
   if (chromium) runtimes.chromium = installChromium();
   else {
     // Not asked to install it, but recorded when it is there, for scripts/test-runtimes.mjs.

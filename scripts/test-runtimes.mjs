@@ -2,6 +2,10 @@
 // Exercises the SDK on every runtime customers use, with the binaries that
 // scripts/install-runtimes.mjs put in .runtimes/ (run that first):
 //   - the vitest suite under Node 22 and Node 24 (Node 20, the machine's, runs it in `npm test`);
+//   - the MSW tests (/testing/msw, fromRecording, the docs' MSW examples) under msw 3 on Node 22
+//     and 24: in a copy of the repository whose `msw` is the msw 3 install-runtimes put in
+//     .runtimes/msw3 (the testing kit imports `msw` by name; the repository's is msw 2, which
+//     `npm test` runs them under on Node 20);
 //   - test/runtimes/smoke.mjs, importing the BUILT package, against a mock server over real
 //     HTTP under Node 20, 22 and 24, Bun, Deno, Cloudflare workerd and headless Chromium.
 // The mock server (startMockServer from the package's ./testing entry) runs in this Node
@@ -9,7 +13,16 @@
 // exits 1 when any check failed. Everything it starts is bounded and stopped.
 //
 // Usage: node scripts/test-runtimes.mjs [--only=bun,deno,...] [--list]
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,14 +60,37 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/** The MSW tests: the handlers of /testing/msw, and fromRecording with the rest of replay. */
+const MSW_TESTS = ['test/testing/msw.test.ts', 'test/testing/replay.test.ts'];
+// @mswjs/source, the repository's, peers msw 2: its one test is the repository's alone.
+const MSW3_SKIPPED_TESTS = '^(?!.*@mswjs/source)';
+/** What the copy for msw 3 needs of the repository: the sources, the tests, the docs and their checker. */
+// The one option msw 3 renamed that the tests and the docs' examples give: written as msw 3
+// spells it in the copy, so an unhandled request fails there too (msw 3 ignores the old name).
+const MSW3_RENAMED = [/\bonUnhandledRequest\b/g, 'onUnhandledFrame'];
+const MSW3_COPIED = [
+  'openapi.json',
+  'src',
+  'test',
+  'docs',
+  'scripts',
+  'README.md',
+  'package.json',
+  'tsconfig.json',
+  'vitest.config.ts',
+];
+
 const say = (line) => console.log(line);
 const indent = (line) => say(`    ${line}`);
 
-function readRuntimes() {
+/** The runtimes of .runtimes/runtimes.json that the checks to run need (each names its own). */
+function readRuntimes(checks) {
   const path = join(runtimesDir, 'runtimes.json');
   const runtimes = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
-  const missing = ['node22', 'node24', 'bun', 'deno', 'workerd', 'chromium'].filter(
-    (name) => !runtimes[name]?.path || !existsSync(runtimes[name].path),
+  const missing = ['node22', 'node24', 'bun', 'deno', 'workerd', 'chromium', 'msw3'].filter(
+    (name) =>
+      checks.some((check) => check.name.includes(name)) &&
+      (!runtimes[name]?.path || !existsSync(runtimes[name].path)),
   );
   if (missing.length) {
     throw new Error(`${missing.join(', ')} not installed: run node scripts/install-runtimes.mjs`);
@@ -311,10 +347,10 @@ async function smokeChromium(testing, runtimes) {
   }
 }
 
-async function vitest(label, node) {
+async function vitest(label, node, { cwd = root, args = [] } = {}) {
   const logFile = join(logDir, `vitest-${label}.log`);
-  const result = await run(node, [join(root, 'node_modules/vitest/vitest.mjs'), 'run'], {
-    cwd: root,
+  const result = await run(node, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args], {
+    cwd,
     timeoutMs: VITEST_TIMEOUT_MS,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
@@ -333,11 +369,77 @@ async function vitest(label, node) {
   return undefined;
 }
 
+/**
+ * `.runtimes/msw3-project`: a copy of what the MSW tests need of the repository, whose
+ * node_modules links every package of the repository's but msw, which is msw 3, and whose tests
+ * and docs spell `onUnhandledRequest` as msw 3 does. Files are copied, not linked: a module
+ * resolves `msw` from where its file really is.
+ */
+function msw3Project(runtimes) {
+  const project = join(runtimesDir, 'msw3-project');
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(join(project, 'node_modules'), { recursive: true });
+  for (const entry of MSW3_COPIED) {
+    cpSync(join(root, entry), join(project, entry), { recursive: true });
+  }
+  for (const folder of ['test', 'docs']) {
+    for (const name of readdirSync(join(project, folder), { recursive: true })) {
+      const file = join(project, folder, name);
+      if (!/\.(ts|md)$/.test(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      if (MSW3_RENAMED[0].test(text)) writeFileSync(file, text.replace(...MSW3_RENAMED));
+    }
+  }
+  for (const name of readdirSync(join(root, 'node_modules'))) {
+    if (name === 'msw' || name === '.bin') continue;
+    symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
+  }
+  symlinkSync(runtimes.msw3.path, join(project, 'node_modules', 'msw'));
+  return project;
+}
+
+/** The MSW tests and the docs' MSW examples, in `project`, under `node`. */
+async function mswTests(label, node, project) {
+  const { version } = JSON.parse(
+    readFileSync(join(project, 'node_modules', 'msw', 'package.json'), 'utf8'),
+  );
+  indent(`msw ${version} in ${relative(root, project)}`);
+  const failure = await vitest(label, node, {
+    cwd: project,
+    args: [...MSW_TESTS, '-t', MSW3_SKIPPED_TESTS],
+  });
+  if (failure) return failure;
+  const docs = await run(node, ['scripts/check-docs.mjs', '--blocks-of=docs/testing.md'], {
+    cwd: project,
+    timeoutMs: VITEST_TIMEOUT_MS,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const summary = stripAnsi(docs.output)
+    .split('\n')
+    .findLast((line) => /^docs: /.test(line));
+  indent(`docs/testing.md's blocks: ${summary ?? '(no summary)'}`);
+  if (docs.code !== 0) {
+    for (const line of tail(docs.output)) indent(line);
+    return `check-docs of docs/testing.md exited with ${docs.code}`;
+  }
+  return undefined;
+}
+
+function tail(output, lines = 20) {
+  return stripAnsi(output).trim().split('\n').slice(-lines);
+}
+
 function plan(runtimes, testing) {
   const node = (label) => runtimes[label].path;
+  // Made once, by the first check that needs it.
+  let msw3;
   return [
     { name: 'vitest-node22', run: () => vitest('node22', node('node22')) },
     { name: 'vitest-node24', run: () => vitest('node24', node('node24')) },
+    ...['node22', 'node24'].map((label) => ({
+      name: `msw3-${label}`,
+      run: () => mswTests(`msw3-${label}`, node(label), (msw3 ??= msw3Project(runtimes))),
+    })),
     { name: 'smoke-node20', run: () => smokeProgram(testing, process.execPath, [SMOKE]) },
     { name: 'smoke-node22', run: () => smokeProgram(testing, node('node22'), [SMOKE]) },
     { name: 'smoke-node24', run: () => smokeProgram(testing, node('node24'), [SMOKE]) },
@@ -380,11 +482,12 @@ async function main() {
     ?.slice('--only='.length)
     .split(',');
   const started = Date.now();
-  const runtimes = readRuntimes();
   mkdirSync(buildDir, { recursive: true });
   mkdirSync(logDir, { recursive: true });
   await ensureBuild(say);
   const testing = await import('@employee-recognition/sdk/testing');
+  // Filled below with the runtimes of the checks chosen; the checks read it when they run.
+  const runtimes = {};
   const checks = plan(runtimes, testing).filter(
     (check) => !only || only.some((name) => check.name.includes(name)),
   );
@@ -392,6 +495,7 @@ async function main() {
     for (const check of checks) say(check.name);
     return;
   }
+  Object.assign(runtimes, readRuntimes(checks));
   const results = [];
   for (const check of checks) {
     say(`▶ ${check.name}`);

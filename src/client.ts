@@ -6,6 +6,7 @@ import {
   ConfigurationError,
   type RequestOptions,
   resolveConfig,
+  warnUnknownOptions,
 } from './core/config.js';
 import type { PageParams, PagePromise } from './core/pagination.js';
 import { anyPage, sendPageRequest, sendRequest } from './core/resource.js';
@@ -77,6 +78,7 @@ export class Client {
       parent?.from.baseUrl === config.baseUrl && parent.from.rateLimit === config.rateLimit;
     const transport = new Transport(config, sharesPacing ? parent.shared : undefined);
     this.#transport = transport;
+    warnUnknownOptions(options, config, transport.validation.warned, transport.log);
     this.recognitions = new Recognitions(transport);
     this.users = new Users(transport);
     this.rewards = new Rewards(transport);

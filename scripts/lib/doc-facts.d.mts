@@ -4,6 +4,8 @@ export interface PackageFacts {
   nodeFloor: number;
   entries: string[];
   commands(): string[];
+  /** Each command's flags, without `--`. */
+  commandFlags(): Record<string, string[]>;
   distSize(file: string): number | undefined;
   budgets(): { name: string; size: number }[];
 }

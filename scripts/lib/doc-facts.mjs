@@ -11,6 +11,10 @@
 //   first column of a table headed "command"), that holds three commands or more must hold every
 //   command of the CLI's own table (src/cli/index.ts, COMMANDS), and a count before the noun
 //   ("five commands") must be theirs.
+// - The CLI's flags: under a heading that is a command's name (`## export`), a table whose first
+//   column is headed "option" must list exactly that command's flags, as its table of options
+//   (`Command.options`) holds them; and where one command's section has such a table, every
+//   command's section of the file must have one.
 // - The exported entries: the same for lists introduced by "entries" or "entry points", against
 //   the JavaScript entries of package.json's `exports` (`.`, `./webhooks`…; JSON ones may be
 //   listed or not).
@@ -42,7 +46,7 @@ const UNITS = { B: 1, bytes: 1, kB: 1000, KB: 1024, MB: 1000 * 1000 };
 /** What the docs are checked against, read once from the repository at `root`. */
 export function packageFacts(root) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  let commands;
+  let table;
   let measured;
   return {
     name: pkg.name,
@@ -53,20 +57,11 @@ export function packageFacts(root) {
       .map(([entry]) => entry),
     /** The CLI's commands, from its own table. */
     commands() {
-      commands ??= JSON.parse(
-        execFileSync(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            '--input-type=module',
-            '-e',
-            "const { COMMANDS } = await import('./src/cli/index.ts'); process.stdout.write(JSON.stringify(COMMANDS.map((command) => command.name)));",
-          ],
-          { cwd: root, encoding: 'utf8', timeout: 60_000 },
-        ),
-      );
-      return commands;
+      return commandTable().map((command) => command.name);
+    },
+    /** Each command's flags, without `--`, from its table of options. */
+    commandFlags() {
+      return Object.fromEntries(commandTable().map(({ name, flags }) => [name, flags]));
     },
     /** A built file's size in bytes, or undefined when it is not built. */
     distSize(file) {
@@ -92,6 +87,24 @@ export function packageFacts(root) {
       return measured;
     },
   };
+
+  /** The CLI's own table (src/cli/index.ts, COMMANDS): each command's name and flags. */
+  function commandTable() {
+    table ??= JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          "const { COMMANDS } = await import('./src/cli/index.ts'); process.stdout.write(JSON.stringify(COMMANDS.map((command) => ({ name: command.name, flags: Object.keys(command.options) }))));",
+        ],
+        { cwd: root, encoding: 'utf8', timeout: 60_000 },
+      ),
+    );
+    return table;
+  }
 }
 
 function shortName(name) {
@@ -107,7 +120,21 @@ export function checkFacts(file, markdown, facts) {
     if (problem) problems.push({ line, message: problem });
     else held++;
   };
+  // The section (`## <command>`) each block is in, the line of each command's heading, and the
+  // commands whose section has a table of flags.
+  let section;
+  const headings = new Map();
+  const tabled = new Set();
   for (const { line, text, table } of paragraphs(markdown)) {
+    const heading = /^#{2,6}\s+`?([^`\n]+?)`?\s*$/.exec(text);
+    if (heading) {
+      section = heading[1];
+      headings.set(section, line);
+    }
+    if (table && /^\|\s*options?\s*\|/i.test(text) && facts.commands().includes(section)) {
+      tabled.add(section);
+      check(line, flagsProblem(section, text, facts.commandFlags()[section]));
+    }
     for (const sentence of sentences(text, line)) {
       for (const fact of sizes(sentence.text, facts)) check(sentence.line, fact());
       for (const fact of nodeFloors(sentence.text, facts)) check(sentence.line, fact());
@@ -133,7 +160,33 @@ export function checkFacts(file, markdown, facts) {
       }
     }
   }
+  if (tabled.size > 0) {
+    for (const command of facts.commands().filter((name) => headings.has(name))) {
+      check(
+        headings.get(command),
+        tabled.has(command) ? undefined : `the section of \`${command}\` has no table of its flags`,
+      );
+    }
+  }
   return { problems, held };
+}
+
+/** What a table of a command's flags gets wrong: flags it leaves out, or that are not the command's. */
+function flagsProblem(command, text, flags) {
+  const [, , ...rows] = text.split('\n');
+  const listed = new Set();
+  for (const row of rows) {
+    const first = row.split(/(?<!\\)\|/)[1] ?? '';
+    for (const [, flag] of first.matchAll(/`--([a-z][\w-]*)/g)) listed.add(flag);
+  }
+  const missing = flags.filter((flag) => !listed.has(flag));
+  const extra = [...listed].filter((flag) => !flags.includes(flag));
+  const named = (list) => list.map((flag) => `\`--${flag}\``).join(', ');
+  const wrong = [
+    missing.length ? `without ${named(missing)}` : '',
+    extra.length ? `with ${named(extra)}, which it does not take` : '',
+  ].filter(Boolean);
+  return wrong.length ? `lists the flags of \`${command}\` ${wrong.join(', and ')}` : undefined;
 }
 
 /** Blank-line separated blocks outside code fences, with their first line (1-based). */

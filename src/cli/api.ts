@@ -1,6 +1,8 @@
 import { Client, ConfigurationError } from '@employee-recognition/sdk';
 import {
+  asFlags,
   type Command,
+  CONNECTION,
   EXIT,
   parseCommandArgs,
   readJsonArgument,
@@ -11,9 +13,20 @@ import {
 import { recorderFor } from './traffic.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
-/** The raw request's options that come from the command line, as the client names them. */
-const ARGUMENTS: readonly string[] = ['path', 'query', 'body'];
+/** The raw request's options that come from the command line, as the client names them: their flags. */
+const ARGUMENTS: Readonly<Record<string, string>> = {
+  path: '<path>',
+  query: '--query',
+  body: '--data',
+};
 type Method = (typeof METHODS)[number];
+
+const OPTIONS = {
+  query: { type: 'string', multiple: true },
+  data: { type: 'string' },
+  record: { type: 'string' },
+  ...CONNECTION.options,
+} as const;
 
 /** `employee-recognition api`: one raw call through the SDK, its JSON body on stdout. */
 export const api: Command = {
@@ -22,7 +35,7 @@ export const api: Command = {
   help: `Usage: employee-recognition api <METHOD> <path> [options]
 
 Makes one call through the SDK's raw requests (client.get, post, patch, delete) with the
-credential and base URL of the environment (RECOGNITION_API_KEY, RECOGNITION_BASE_URL), and
+credential of RECOGNITION_API_KEY and the base URL of --base-url, else RECOGNITION_BASE_URL, and
 with the SDK's retries, timeouts and rate-limit pacing. Prints the JSON body: indented on a
 terminal, on one line when piped. An error prints its status, code, message and request id to
 stderr, with exit code 1.
@@ -37,17 +50,16 @@ Options:
                          (employee-recognition traffic check reads it)
   --data <json|@file>    The JSON body of a POST, PATCH or DELETE; @file reads it from a
                          file, @- from standard input
+${CONNECTION.help}
   -h, --help             Show this help
 
 Examples:
   employee-recognition api GET /v1/recognitions --query limit=5
   employee-recognition api POST /v1/recognitions --data '{"recipient_id":"…","message":"Thanks!"}'`,
+  options: OPTIONS,
+  connects: true,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      query: { type: 'string', multiple: true },
-      data: { type: 'string' },
-      record: { type: 'string' },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
     const [methodName, path, extra] = positionals;
@@ -69,19 +81,23 @@ Examples:
     const recorder = await recorderFor(values.record);
     let result: unknown;
     try {
-      const client = new Client({ logger: stderrLogger(), fetch: recorder?.fetch });
+      const client = new Client({
+        ...CONNECTION.clientOptions(values),
+        logger: stderrLogger(),
+        fetch: recorder?.fetch,
+      });
       result =
         method === 'GET'
           ? await client.get(path, { query })
           : await client[methodKey(method)](path, { query, body });
     } catch (error) {
       // The path and the query are arguments: the client's refusal of one is bad usage.
-      if (error instanceof ConfigurationError && ARGUMENTS.includes(error.option)) {
+      if (error instanceof ConfigurationError && Object.hasOwn(ARGUMENTS, error.option)) {
         // Nothing was sent: a recording there was would stay as it was.
         recorder?.discard();
-        throw new UsageError(error.message);
+        throw new UsageError(asFlags(error.message, ARGUMENTS));
       }
-      return reportError(error);
+      return reportError(error, ARGUMENTS);
     } finally {
       await recorder?.close();
     }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ApiError, EmployeeRecognitionError, type Logger } from '@employee-recognition/sdk';
+import { ENV_BASE_URL } from '../contract.js';
 
 /** One subcommand of `employee-recognition`. */
 export interface Command {
@@ -9,6 +10,13 @@ export interface Command {
   summary: string;
   /** The command's `--help`. */
   help: string;
+  /**
+   * Its flags, as {@link parseCommandArgs} takes them: what its `--help` and docs/cli.md list
+   * (test/cli/usage.test.ts and scripts/lib/doc-facts.mjs hold them to it).
+   */
+  options: Options;
+  /** Whether it calls the service: then it takes the {@link CONNECTION} flags, as every such command does. */
+  connects: boolean;
   /** Runs with the arguments after the command's name; resolves to the exit code. */
   run(args: string[]): Promise<number>;
 }
@@ -35,6 +43,31 @@ type CommandOption = NonNullable<ParseArgsConfig['options']>[string] & {
 type Options = Record<string, CommandOption>;
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * How every command that calls the service is pointed at it: one dialect, from this one table.
+ * The key stays in RECOGNITION_API_KEY, never a flag, which the shell's history and `ps` show.
+ */
+export const CONNECTION = {
+  options: { 'base-url': { type: 'string' } },
+  help: `  --base-url <url>       The API's base URL (default: $${ENV_BASE_URL}, else the service)`,
+  /** The client options the flags give. */
+  clientOptions: (values: { 'base-url'?: string | undefined }) => ({
+    baseUrl: values['base-url'],
+  }),
+} as const;
+
+/**
+ * `message` from the SDK, with each `` `option` `` it names written as the flag that gives it
+ * (`flags`: option to flag, such as `{ query: '--query' }`), and a leading `option:` too: the
+ * SDK's messages speak to code, the CLI's to the command line.
+ */
+export function asFlags(message: string, flags: Readonly<Record<string, string>>): string {
+  return message.replace(/`([\w.]+)`|^(\w+)(?=:)/g, (found, quoted?: string, leading?: string) => {
+    const option = quoted ?? leading!;
+    return Object.hasOwn(flags, option) ? flags[option]! : found;
+  });
+}
 
 /**
  * Options that take a URL, by name: `--url`, `--base-url`, `--deprecation-link`… Their value must
@@ -214,15 +247,18 @@ export function describe(error: unknown): string {
  * Writes an SDK error to stderr: for an answer of the API its status, code, message, request id
  * and field details; for the rest (connection, timeout, configuration) its name and message.
  * Exit code 1. An argument the SDK refused before sending (a local 400 or 422) is thrown as a
- * {@link UsageError} (exit code 2); anything that is not an SDK error is rethrown.
+ * {@link UsageError} (exit code 2) naming the flag that gave it (`flags`, as {@link asFlags}
+ * takes them); anything that is not an SDK error is rethrown.
  */
-export function reportError(error: unknown): number {
+export function reportError(error: unknown, flags: Readonly<Record<string, string>> = {}): number {
   // The SDK refused an argument before sending (a range, a body): bad usage, not a failed call.
   if (error instanceof ApiError && error.local && (error.status === 400 || error.status === 422)) {
     const details = (error.details ?? [])
       .map((detail) => `${detail.field}: ${detail.message}`)
       .filter((line) => !error.message.includes(line));
-    throw new UsageError([error.message, ...details].join('\n  '));
+    throw new UsageError(
+      [error.message, ...details].map((line) => asFlags(line, flags)).join('\n  '),
+    );
   }
   if (error instanceof ApiError) {
     const lines = [

@@ -11,6 +11,7 @@ import {
 } from '../contract.js';
 import {
   type Command,
+  CONNECTION,
   describe,
   EXIT,
   parseCommandArgs,
@@ -24,6 +25,18 @@ import { loadReceiver } from './webhooks.js';
 /** The OAuth client the doctor authenticates as, where no API key is set (as docs/cli.md says). */
 const ENV_CLIENT_ID = 'RECOGNITION_CLIENT_ID';
 const ENV_CLIENT_SECRET = 'RECOGNITION_CLIENT_SECRET';
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  markdown: { type: 'boolean' },
+  write: { type: 'boolean' },
+  receiver: { type: 'string' },
+  url: { type: 'string' },
+  delivery: { type: 'string' },
+  'secret-from': { type: 'string' },
+  ...CONNECTION.options,
+  record: { type: 'string' },
+} as const;
 
 /** `employee-recognition doctor`: the service checked against every assumption the SDK makes. */
 export const doctor: Command = {
@@ -53,24 +66,16 @@ Options:
   --url <url>            The receiver's URL for that plan (default: the only webhook's)
   --delivery <file>      The captured delivery (doctor webhook)
   --secret-from <file>   The webhook secret, read from this file (default: $${ENV_WEBHOOK_SECRET})
-  --base-url <url>       The API's base URL (default: $${ENV_BASE_URL}, else the service)
+${CONNECTION.help}
   --record <file>        Also write every request of the run to <file> as HAR 1.2, redacted:
                          with the report, what a support ticket needs
   -h, --help             Show this help
 
 Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
+  options: OPTIONS,
+  connects: true,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-      write: { type: 'boolean' },
-      receiver: { type: 'string' },
-      url: { type: 'string' },
-      delivery: { type: 'string' },
-      'secret-from': { type: 'string' },
-      'base-url': { type: 'string' },
-      record: { type: 'string' },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
     const [subcommand, extra] = positionals;
@@ -160,14 +165,14 @@ Exit codes: 0 no check failed, 1 a check failed, 2 bad arguments.`,
         };
         client = new Client({
           apiKey: tokens,
-          baseUrl: values['base-url'],
+          ...CONNECTION.clientOptions(values),
           logger: stderrLogger(),
           logLevel,
           fetch: recorder?.fetch,
         });
       } else {
         client = new Client({
-          baseUrl: values['base-url'],
+          ...CONNECTION.clientOptions(values),
           logger: stderrLogger(),
           logLevel,
           fetch: recorder?.fetch,

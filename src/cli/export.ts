@@ -4,6 +4,7 @@ import { Client, type Recognition } from '@employee-recognition/sdk';
 import { ENV_LOG_LEVEL } from '../contract.js';
 import {
   type Command,
+  CONNECTION,
   EXIT,
   parseCommandArgs,
   reportError,
@@ -15,6 +16,20 @@ const FORMATS = ['csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 // The largest page the contract allows: fewest requests against the rate limit.
 const PAGE_SIZE = 100;
+
+const OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  ...CONNECTION.options,
+} as const;
+// Where stderr is no terminal (CI, a log file), a progress line at most this often: a page's
+// line waits until this much has passed since the last line, so a fast export logs little and a
+// slow one (waiting on the rate limit) still shows it is alive.
+const PLAIN_PROGRESS_MS = 10_000;
+/** The list's parameters that come from flags, for the SDK's messages about them. */
+const RANGE_FLAGS = { from: '--from', to: '--to' };
 
 /** The CSV columns, in order, and how each is read from a recognition. */
 const CSV_COLUMNS: [string, (recognition: Recognition) => unknown][] = [
@@ -34,10 +49,12 @@ export const exportCommand: Command = {
   summary: 'Stream every matching recognition to CSV or JSON Lines',
   help: `Usage: employee-recognition export recognitions [options]
 
-Streams every recognition in the range, page by page, with the credential and base URL of the
-environment (RECOGNITION_API_KEY, RECOGNITION_BASE_URL). Waits on the rate limit instead of
-failing. On a terminal, progress (records, pages, waits and their cause) goes to stderr; stdout
-carries only the records. Ctrl-C stops after the last whole record: the file stays well-formed.
+Streams every recognition in the range, page by page, with the credential of
+RECOGNITION_API_KEY and the base URL of --base-url, else RECOGNITION_BASE_URL. Waits on the
+rate limit instead of failing. Progress (records, pages, waits and their cause) and the summary
+go to stderr: on a terminal as a status line, elsewhere (CI, a log) as plain lines, one at most
+every 10 s; stdout carries only the records. Ctrl-C stops after the last whole record: the file
+stays well-formed.
 
 Options:
   --from <date>          Earliest created_at, inclusive: ISO 8601 date or date-time
@@ -45,17 +62,15 @@ Options:
   --format <csv|jsonl>   CSV (RFC 4180, with a header row) or one JSON record per line
                          (default: from the --out extension, else csv)
   --out <file>           Write to this file instead of stdout
+${CONNECTION.help}
   -h, --help             Show this help
 
 CSV columns: ${CSV_COLUMNS.map(([name]) => name).join(', ')}.
 JSON Lines keeps every field the service sends.`,
+  options: OPTIONS,
+  connects: true,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      format: { type: 'string' },
-      out: { type: 'string' },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
     const [what, extra] = positionals;
@@ -68,16 +83,17 @@ JSON Lines keeps every field the service sends.`,
     const format = chooseFormat(values.format, values.out);
     const write = format === 'csv' ? csvLine : jsonLine;
 
-    const progress = process.stderr.isTTY ? createProgress() : undefined;
+    const progress = process.stderr.isTTY ? terminalProgress() : plainProgress();
     const interrupt = new AbortController();
     const onSigint = () => interrupt.abort();
     process.once('SIGINT', onSigint);
     let client: Client;
     try {
       client = new Client({
-        // On a terminal the waits (info) show by default, above the status line.
-        logLevel: progress && !process.env[ENV_LOG_LEVEL] ? 'info' : undefined,
-        logger: stderrLogger(progress?.note),
+        ...CONNECTION.clientOptions(values),
+        // The waits (info) show by default, so a long one is not taken for a hang.
+        logLevel: process.env[ENV_LOG_LEVEL] ? undefined : 'info',
+        logger: stderrLogger(progress.note),
       });
     } catch (error) {
       process.off('SIGINT', onSigint);
@@ -121,19 +137,19 @@ JSON Lines keeps every field the service sends.`,
           records++;
           if (interrupt.signal.aborted) break;
         }
-        progress?.update(records, pages);
+        progress.update(records, pages);
         if (interrupt.signal.aborted) break;
       }
       // An export of nothing still writes its (empty) file.
       if (!out) open();
     } catch (error) {
-      if (!interrupt.signal.aborted) code = reportError(error);
+      if (!interrupt.signal.aborted) code = reportError(error, RANGE_FLAGS);
     } finally {
       process.off('SIGINT', onSigint);
       if (out && out !== process.stdout)
         await new Promise<void>((resolve) => out!.end(() => resolve()));
     }
-    progress?.done();
+    progress.done();
     if (writeError && (writeError as NodeJS.ErrnoException).code !== 'EPIPE') {
       process.stderr.write(`Cannot write ${values.out ?? 'stdout'}: ${writeError.message}\n`);
       return EXIT.failure;
@@ -143,7 +159,7 @@ JSON Lines keeps every field the service sends.`,
       process.stderr.write(`Interrupted: ${summary}.\n`);
       return EXIT.interrupted;
     }
-    if (code === EXIT.ok && progress) process.stderr.write(`${summary}.\n`);
+    if (code === EXIT.ok) process.stderr.write(`${summary}.\n`);
     return code;
   },
 };
@@ -175,9 +191,17 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Where progress and the client's log lines (its waits, with their cause) go on stderr. */
+interface Progress {
+  update(records: number, pages: number): void;
+  note(line: string): void;
+  /** Ends the progress before the summary. */
+  done(): void;
+}
+
 // One status line on stderr, rewritten in place; log lines (the client's waits on the rate
 // limit and before retries, with their cause) are printed above it.
-function createProgress() {
+function terminalProgress(): Progress {
   const clearLine = '\r\x1b[2K';
   let status = '';
   return {
@@ -193,6 +217,22 @@ function createProgress() {
       if (status) process.stderr.write(clearLine);
       status = '';
     },
+  };
+}
+
+// Where no terminal redraws (CI, a log file): plain lines, a page's count only once
+// PLAIN_PROGRESS_MS has passed since the last count, the log lines as they come.
+function plainProgress(): Progress {
+  let last = Date.now();
+  const line = (text: string) => process.stderr.write(`${text}\n`);
+  return {
+    update(records: number, pages: number) {
+      if (Date.now() - last < PLAIN_PROGRESS_MS) return;
+      last = Date.now();
+      line(`${count(records, 'recognition')}, ${count(pages, 'page')}`);
+    },
+    note: line,
+    done() {},
   };
 }
 

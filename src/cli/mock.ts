@@ -4,6 +4,7 @@ import {
   EXIT,
   integerOption,
   parseCommandArgs,
+  printable,
   UsageError,
 } from './command.js';
 import {
@@ -18,6 +19,22 @@ import {
 const DEFAULT_PORT = 4010;
 const TIERS: readonly RateLimitTier[] = [10, 100, 1000];
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  seed: { type: 'string' },
+  recognitions: { type: 'string' },
+  tier: { type: 'string' },
+  'window-ms': { type: 'string' },
+  deprecate: { type: 'string', multiple: true },
+  sunset: { type: 'string' },
+  'deprecation-link': { type: 'string' },
+  'rate-limit-headers': { type: 'string' },
+  errors: { type: 'string' },
+  pagination: { type: 'string' },
+  'clock-skew': { type: 'string' },
+  rename: { type: 'string', multiple: true },
+} as const;
 
 /** `employee-recognition mock`: the mock API on 127.0.0.1 until Ctrl-C or SIGTERM. */
 export const mock: Command = {
@@ -51,22 +68,10 @@ Dialect: speak a standard variant instead of the contract's form (docs/testing.m
   --rename <t.f=name>    Send field f of records of type t as name, such as users.email=mail
                          (repeatable)
   -h, --help             Show this help`,
+  options: OPTIONS,
+  connects: false,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      port: { type: 'string' },
-      seed: { type: 'string' },
-      recognitions: { type: 'string' },
-      tier: { type: 'string' },
-      'window-ms': { type: 'string' },
-      deprecate: { type: 'string', multiple: true },
-      sunset: { type: 'string' },
-      'deprecation-link': { type: 'string' },
-      'rate-limit-headers': { type: 'string' },
-      errors: { type: 'string' },
-      pagination: { type: 'string' },
-      'clock-skew': { type: 'string' },
-      rename: { type: 'string', multiple: true },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     if (parsed.positionals.length) {
       throw new UsageError(`mock takes no arguments, got "${parsed.positionals[0]}".`);
@@ -89,7 +94,18 @@ Dialect: speak a standard variant instead of the contract's form (docs/testing.m
     const dialect = dialectOption(values);
 
     // Loaded here, so `api` and `export` start without the mock's code.
-    const { startMockServer } = await import('@employee-recognition/sdk/testing');
+    const { startMockServer, DEFAULT_REFERENCE_DATE } =
+      await import('@employee-recognition/sdk/testing');
+    // The mock announces its deprecations as of its reference date. A sunset before it is told,
+    // not refused: the exit codes are versioned, and a past sunset is a case worth testing.
+    if (
+      values.sunset !== undefined &&
+      Date.parse(values.sunset) < Date.parse(DEFAULT_REFERENCE_DATE)
+    ) {
+      process.stderr.write(
+        `employee-recognition mock: --sunset ${printable(values.sunset)} comes before the deprecation date the mock announces, ${DEFAULT_REFERENCE_DATE.slice(0, 10)}: its answers say the operations were retired before they were deprecated.\n`,
+      );
+    }
     let server;
     try {
       server = await startMockServer({

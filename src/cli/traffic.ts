@@ -20,6 +20,8 @@ import {
 import type { FileRecorder } from '../testing/recorder.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
+const OPTIONS = { json: { type: 'boolean' }, markdown: { type: 'boolean' } } as const;
+
 /** `employee-recognition traffic`: drift between the service's answers and the SDK's, in HAR recordings. */
 export const traffic: Command = {
   name: 'traffic',
@@ -35,28 +37,26 @@ export const traffic: Command = {
       check failed, 1 when one did, 2 on bad usage or a file that is not a HAR.
 
   traffic diff <old.har> <new.har>
-      Compares the shapes of the answers of two recordings (such as last week's and today's smoke
-session, recorded with createRecorder() or node --import @employee-recognition/sdk/record), by
-      operation, not their values: fields added, removed, retyped or become nullable, enumeration
-      values new to the second, headers that appeared or went. Exits 1 when the shapes differ, 0
-      when they match, 2 on bad usage or a file that is not a HAR.
+      Compares the shapes of the answers of two recordings (such as last week's and today's
+      smoke session), by operation, not their values: fields added, removed, retyped or become
+      nullable, enumeration values new to the second, headers that appeared or went. Exits 1
+      when the shapes differ, 0 when they match, 2 on bad usage or a file that is not a HAR.
 
 Recordings come from createRecorder() of @employee-recognition/sdk/testing, from
 node --import @employee-recognition/sdk/record, or from --record of api and doctor.
 
 Options:
-  --json         The report, or the differences, as JSON
-  --markdown     The check's report in Markdown, to paste into a support ticket
-  -h, --help     Show this help
+  --json                 The report, or the differences, as JSON
+  --markdown             The check's report in Markdown, to paste into a support ticket (check)
+  -h, --help             Show this help
 
 Examples:
   employee-recognition traffic check smoke.har
   employee-recognition traffic diff smoke-last.har smoke.har`,
+  options: OPTIONS,
+  connects: false,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     const { values } = parsed;
     const [subcommand, ...files] = parsed.positionals;

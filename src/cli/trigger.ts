@@ -13,6 +13,12 @@ import {
 // Enough of a rejecting receiver's answer to show why it refused.
 const REPLY_SNIPPET_CHARS = 300;
 
+const OPTIONS = {
+  url: { type: 'string' },
+  secret: { type: 'string' },
+  data: { type: 'string' },
+} as const;
+
 /** `employee-recognition trigger`: one signed delivery of a sample event to a receiver. */
 export const trigger: Command = {
   name: 'trigger',
@@ -34,12 +40,10 @@ Options:
   --data <file.json>     The event's data from a file (- for standard input) instead of a
                          sample record from the mock's seeded data
   -h, --help             Show this help`,
+  options: OPTIONS,
+  connects: false,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      url: { type: 'string' },
-      secret: { type: 'string' },
-      data: { type: 'string' },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
     const [type, extra] = positionals;

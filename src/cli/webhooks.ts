@@ -12,6 +12,7 @@ import type {
 import { ENV_API_KEY, ENV_BASE_URL } from '../contract.js';
 import {
   type Command,
+  CONNECTION,
   describe,
   EXIT,
   parseCommandArgs,
@@ -28,6 +29,18 @@ const SUBCOMMAND_OPTIONS: Record<(typeof SUBCOMMANDS)[number], readonly string[]
   list: ['json'],
   rotate: ['url', 'secret-file', 'dry-run'],
 };
+
+const OPTIONS = {
+  url: { type: 'string' },
+  events: { type: 'string', multiple: true, conflicts: ['receiver'] },
+  receiver: { type: 'string' },
+  description: { type: 'string' },
+  'secret-file': { type: 'string' },
+  'recover-secret': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  ...CONNECTION.options,
+} as const;
 
 /** `employee-recognition webhooks`: the service's webhook subscriptions, kept as code. */
 export const webhooks: Command = {
@@ -67,20 +80,12 @@ Options:
                          the create again within 24 h, and the service replays it (sync)
   --dry-run              Print what would be written; write nothing
   --json                 Print the webhooks as a JSON array, one line (list)
-  --base-url <url>       The API's base URL (default: $${ENV_BASE_URL}, else the service)
+${CONNECTION.help}
   -h, --help             Show this help`,
+  options: OPTIONS,
+  connects: true,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, {
-      url: { type: 'string' },
-      events: { type: 'string', multiple: true, conflicts: ['receiver'] },
-      receiver: { type: 'string' },
-      description: { type: 'string' },
-      'secret-file': { type: 'string' },
-      'recover-secret': { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      json: { type: 'boolean' },
-      'base-url': { type: 'string' },
-    });
+    const parsed = parseCommandArgs(this, args, OPTIONS);
     if (!parsed) return EXIT.ok;
     const { values, positionals } = parsed;
     const [subcommand, step, extra] = positionals;
@@ -119,7 +124,7 @@ Options:
 
     let client: Client;
     try {
-      client = new Client({ baseUrl: values['base-url'], logger: stderrLogger() });
+      client = new Client({ ...CONNECTION.clientOptions(values), logger: stderrLogger() });
     } catch (error) {
       return reportError(error);
     }

@@ -10,7 +10,7 @@ import {
 } from '../contract.js';
 import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
-import { EmployeeRecognitionError } from './errors.js';
+import { EmployeeRecognitionError, escapeControls, excerpt } from './errors.js';
 import type { Instrumentation } from './observer.js';
 
 /**
@@ -247,6 +247,32 @@ export interface RequestOptions {
   fetchOptions?: FetchOptions | null | undefined;
 }
 
+/**
+ * Logs each key of `options` that is no option, once per `warned` set (the client's set of what
+ * it warns of once), with the option it probably meant: the one that is the same but for case,
+ * `_`, `-` and vowels (`baseURL`, `max_retries`, `timout`, `heders`). The options are the keys of
+ * `resolved`, the options as the client or the call runs with them: its type must hold every
+ * option of `options`, so a new option left out of it fails the typecheck rather than draws the
+ * warning. A warning, never an error: code that runs today with a stray key keeps running.
+ */
+export function warnUnknownOptions<Options extends object>(
+  options: Options | null | undefined,
+  resolved: Record<keyof NoInfer<Options>, unknown>,
+  warned: Set<string>,
+  log: Pick<Logger, 'warn'>,
+): void {
+  // What is left of a name when the usual slips are taken out of it.
+  const skeleton = (name: string) => name.toLowerCase().replace(/[-_aeiou]/g, '');
+  for (const name of Object.keys(options ?? {})) {
+    if (Object.hasOwn(resolved, name) || warned.has(name)) continue;
+    warned.add(name);
+    const meant = Object.keys(resolved).find((option) => skeleton(option) === skeleton(name));
+    log.warn(
+      `Unknown option ${escapeControls(excerpt(name))}${meant ? `: did you mean ${meant}?` : ''}`,
+    );
+  }
+}
+
 /** Defaults of {@link ClientOptions}, in one place. */
 const CLIENT_DEFAULTS = {
   timeout: 30_000,
@@ -282,6 +308,7 @@ export interface ClientConfig {
   instrumentation: Instrumentation | undefined;
   maxResponseBytes: number;
   validateResponses: 'warn' | 'strict' | 'off';
+  dangerouslyAllowBrowser: boolean;
 }
 
 /** A client or call option that cannot work. Nothing is sent; the message never quotes a value. */
@@ -343,6 +370,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
       options.validateResponses ?? CLIENT_DEFAULTS.validateResponses,
       ['warn', 'strict', 'off'],
     ),
+    dangerouslyAllowBrowser: options.dangerouslyAllowBrowser === true,
   };
 }
 

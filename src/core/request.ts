@@ -19,6 +19,7 @@ import {
   type Hooks,
   type RequestOptions,
   resolveCallConfig,
+  warnUnknownOptions,
 } from './config.js';
 import {
   ApiConnectionError,
@@ -139,6 +140,7 @@ export class Transport {
     // Not an async function: a queued call holds no promise of its own here.
     try {
       const config = resolveCallConfig(this.#defaults, options, request.method);
+      warnUnknownOptions(options, config, this.validation.warned, this.log);
       const body = request.body === undefined ? undefined : serialize(request.body);
       return new Call(
         this,

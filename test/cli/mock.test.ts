@@ -167,6 +167,27 @@ describe('employee-recognition mock', () => {
     }
   });
 
+  it('warns on stderr of a --sunset before the deprecation date it announces, and starts as before', async () => {
+    const warning = (sunset: string) =>
+      `employee-recognition mock: --sunset ${sunset} comes before the deprecation date the mock announces, 2026-11-21: its answers say the operations were retired before they were deprecated.\n`;
+    for (const [sunset, stderr] of [
+      ['2026-01-01', warning('2026-01-01')],
+      ['2027-06-30', ''],
+    ] as const) {
+      const { mock, baseUrl, apiKey } = await startMock([
+        '--deprecate',
+        'users.get',
+        '--sunset',
+        sunset,
+      ]);
+      const { data } = await new Client({ baseUrl, apiKey, maxRetries: 0 }).users.list();
+      expect(data.length).toBeGreaterThan(0);
+      mock.child.kill('SIGTERM');
+      // Read once it exited: stderr and stdout are separate pipes, with no order between them.
+      expect(await mock.exited).toMatchObject({ code: 0, stderr });
+    }
+  });
+
   it('speaks the dialect of its options: IETF headers, problem errors, Link paging, a skewed clock, renamed fields', async () => {
     const { mock, baseUrl, apiKey } = await startMock([
       '--rate-limit-headers',

@@ -51,6 +51,15 @@ describe('on doctored sentences', () => {
     }
   });
 
+  it("fails a command's table of flags that lacks one or lists another, and a command's section without one", () => {
+    expect(output).toContain(
+      `docs/cli.md:${lineOf('docs/cli.md', '| option |')}: lists the flags of \`api\` without \`--base-url\`, and with \`--verbose\`, which it does not take`,
+    );
+    expect(output).toContain(
+      `docs/cli.md:${lineOf('docs/cli.md', '## export')}: the section of \`export\` has no table of its flags`,
+    );
+  });
+
   it('fails a list of the exported entries that lacks one, or counts them wrong', () => {
     expect(output).toContain(
       `docs/versioning.md:${lineOf('docs/versioning.md', 'Six entries')}: lists the exported entries without \`./otel\``,
@@ -74,7 +83,7 @@ describe('on doctored sentences', () => {
   });
 
   it('ends with the count and exits 1', () => {
-    expect(output).toMatch(/\ndocs: 2 passed, 9 failed\n/);
+    expect(output).toMatch(/\ndocs: 3 passed, 11 failed\n/);
     expect(exitCode).toBe(1);
   });
 });
@@ -87,6 +96,12 @@ describe('the sources of truth', () => {
     const { problems } = checkFacts(`${root}/docs/cli.md`, cli, more);
     expect(problems.map((problem) => problem.message)).toContain(
       "lists the CLI's commands without `upcoming`",
+    );
+  });
+
+  it("reads each command's flags from its own table of options", () => {
+    expect(facts.commandFlags()).toEqual(
+      Object.fromEntries(COMMANDS.map((command) => [command.name, Object.keys(command.options)])),
     );
   });
 

@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import addFormats from 'ajv-formats';
 import harSchemas from 'har-schema';
+import { Agent } from 'undici';
 
 /** The errors of a HAR 1.2 document against the HAR schema; empty when it is valid. */
 export function harErrors(har: unknown): string[] {
@@ -136,7 +137,12 @@ export const SESSION_SERVER = {
 export async function recordSession() {
   const server = await startMockServer(SESSION_SERVER);
   const seeded = server.api.store.users.all();
-  const recorder = createRecorder();
+  // Connections of its own, closed with the server: msw 3 intercepts new connections only, so a
+  // replay of the same origin must meet no connection the recording kept alive.
+  const agent = new Agent();
+  const recorder = createRecorder({
+    fetch: (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit),
+  });
   try {
     const results = await runSession(targetOf(server, recorder.fetch));
     await recorder.close();
@@ -159,5 +165,6 @@ export async function recordSession() {
     };
   } finally {
     await server.close();
+    await agent.close();
   }
 }
