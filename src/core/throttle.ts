@@ -29,6 +29,19 @@ export const RESET_ROUNDING_MS = 1000;
  * less does not look stopped, and one that stopped looks so after this long.
  */
 const RATE_SPAN_MS = 1000;
+/**
+ * A reset given in seconds from now (IETF `RateLimit-Reset`, `RateLimit`'s `t`, a small
+ * `X-RateLimit-Reset`) is read as now + delta, rounded up to the second: two answers of one window
+ * read resets this far apart (the rounding, and the answers' latency), and a window cannot reset
+ * twice within it.
+ */
+const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
+/**
+ * Before its first rate span has shown whether others spend the key, a client sends at once at
+ * most half of what its first answer said was left (or this many, when that is fewer): a consumer
+ * it cannot see yet keeps its part of the window.
+ */
+const PROBE_FLOOR = 10;
 
 /**
  * A client's rate-limit queue, as the request core uses it: a place before each attempt, and the
@@ -124,6 +137,20 @@ export class Throttle implements Pacer {
   #markAt = 0;
   #markSeen = 0;
   /**
+   * This client's own sends, counted per {@link RATE_SPAN_MS}: the current span's (from
+   * `#spanAt`) and the one before, so its recent rate is demand as the others' is.
+   */
+  #spanAt = 0;
+  #spanSent = 0;
+  #lastSpanSent = 0;
+  /**
+   * Whether a whole rate span has measured the others in the known window, and what this client
+   * sent since its first answer there, of the budget it may send before ({@link PROBE_FLOOR}).
+   */
+  #measured = false;
+  #probeSent = 0;
+  #probeBudget = Infinity;
+  /**
    * Whether others were spending the last window this client knew while calls waited here: the
    * next window then starts slow again.
    */
@@ -178,7 +205,7 @@ export class Throttle implements Pacer {
       }
       // Paced: its turn comes after the calls ahead of it, one spacing apart, or at the reset,
       // when the next window tells.
-      if (this.#pressed(now)) {
+      if (this.#paced(now)) {
         const turn = Math.max(0, this.#nextAt - now) + (this.#size() - 1) * this.#spacing;
         this.#tell(waiter, Math.min(turn, this.#resetAt - now));
       }
@@ -201,10 +228,16 @@ export class Throttle implements Pacer {
     const info = parseRateLimit(headers);
     if (info) {
       const resetAt = info.reset.getTime();
-      if (resetAt > this.#resetAt || this.#remaining === undefined) {
+      const known = this.#remaining;
+      // A reset read from a delta moves with the rounding and the latency: within that, the same
+      // window unless its count rose beyond what this client's answers overtaking each other
+      // explain (the window refilled).
+      const near = known !== undefined && Math.abs(resetAt - this.#resetAt) <= SAME_WINDOW_MS;
+      const refilled = near && info.remaining > known + this.#inFlight + 1;
+      if (known === undefined || (near ? refilled : resetAt > this.#resetAt)) {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it spent before this answer is history.
-        const live = this.#othersLive || (this.#remaining !== undefined && this.#seen > 0);
+        const live = this.#othersLive || (known !== undefined && this.#seen > 0);
         this.#othersLive = false;
         this.#resetAt = resetAt;
         this.#remaining = info.remaining;
@@ -217,11 +250,15 @@ export class Throttle implements Pacer {
         if (live) this.#window = 1;
         this.#markAt = Date.now();
         this.#markSeen = 0;
-      } else if (resetAt === this.#resetAt) {
-        // Answers overtake each other: the lowest count is the latest.
-        this.#remaining = Math.min(this.#remaining, info.remaining);
+        this.#measured = false;
+        this.#probeSent = 0;
+        this.#probeBudget = Math.max(PROBE_FLOOR, info.remaining / 2);
+      } else if (near) {
+        // Answers overtake each other: the lowest count is the latest; the latest reset is safe.
+        this.#remaining = Math.min(known, info.remaining);
+        this.#resetAt = Math.max(this.#resetAt, resetAt);
       }
-      if (resetAt === this.#resetAt) {
+      if (this.#resetAt - resetAt <= SAME_WINDOW_MS) {
         this.#counted++;
         this.#measure(Date.now());
       }
@@ -260,7 +297,25 @@ export class Throttle implements Pacer {
     // Once others were seen spending the window, never more in flight than this client's share:
     // a moment without their answers is no proof they stopped (a stalled process).
     if (this.#inFlight >= Math.ceil(remaining * this.#share())) return false;
-    return now >= this.#nextAt || !this.#pressed(now);
+    return now >= this.#nextAt || !this.#paced(now);
+  }
+
+  /** True while sends are spaced: the window is shared, or its first span is not measured yet. */
+  #paced(now: number): boolean {
+    return this.#probing(now) || this.#pressed(now);
+  }
+
+  /**
+   * True while this client has spent its budget in the known window before a rate span has
+   * measured the others: until the span ends, and then until the answer of one more request.
+   */
+  #probing(now: number): boolean {
+    return (
+      this.#remaining !== undefined &&
+      !this.#measured &&
+      this.#probeSent >= this.#probeBudget &&
+      (now < this.#markAt + RATE_SPAN_MS || this.#inFlight > 0)
+    );
   }
 
   /**
@@ -283,6 +338,7 @@ export class Throttle implements Pacer {
     const more = this.#seen - this.#markSeen;
     const elapsed = now - this.#markAt;
     if (elapsed >= RATE_SPAN_MS) {
+      this.#measured = true;
       this.#rate = more / elapsed;
       this.#markAt = now;
       this.#markSeen = this.#seen;
@@ -298,27 +354,57 @@ export class Throttle implements Pacer {
   }
 
   /**
-   * True while the window must be shared: the others' live demand, as a rate projected to the
-   * reset, and the calls waiting here would spend what is left before it.
+   * True while the window must be shared: the others' live demand and this client's own (the
+   * calls waiting here, and the rate it has been sending at: a loop of awaited calls never has
+   * more than one waiting), each projected to the reset, would spend what is left before it.
    */
   #pressed(now: number): boolean {
     if (this.#rate === 0 || this.#remaining === undefined) return false;
-    const projected = this.#rate * (this.#resetAt - now);
-    return projected + Math.max(1, this.#size()) > this.#remaining - this.#inFlight;
+    const left = this.#resetAt - now;
+    return this.#rate * left + this.#demand(now, left) > this.#remaining - this.#inFlight;
+  }
+
+  /** This client's demand until the reset `left` ms away: its queue and its recent rate. */
+  #demand(now: number, left: number): number {
+    const spans = Math.floor((now - this.#spanAt) / RATE_SPAN_MS);
+    if (spans > 0) {
+      this.#lastSpanSent = spans === 1 ? this.#spanSent : 0;
+      this.#spanSent = 0;
+      this.#spanAt += spans * RATE_SPAN_MS;
+    }
+    // The span before counts for the part of it still within the last RATE_SPAN_MS.
+    const recent = this.#lastSpanSent * (1 - (now - this.#spanAt) / RATE_SPAN_MS) + this.#spanSent;
+    return Math.max(1, this.#size()) + (recent / RATE_SPAN_MS) * Math.max(0, left);
   }
 
   /**
    * Takes a place. A client that shares its key spreads its part of what is left evenly over
    * the time left, so the others' answers keep telling it what the server counted: sent in one
-   * burst, several clients' calls would all be counted before any of them heard.
+   * burst, several clients' calls would all be counted before any of them heard. Its part leaves
+   * the others their projected demand, and at least half of what is left is its own when it
+   * needs it (max-min fairness between this client and the rest).
    */
   #take(now: number): void {
+    this.#demand(now, 0);
+    this.#spanSent++;
     this.#inFlight++;
+    if (this.#remaining !== undefined) this.#probeSent++;
+    if (this.#probing(now)) {
+      this.#spacing = 0;
+      this.#nextAt = this.#markAt + RATE_SPAN_MS;
+      return;
+    }
     if (!this.#pressed(now)) return;
-    const part = Math.max(1, ((this.#remaining ?? 0) - this.#inFlight) * this.#share());
+    const left = Math.max(0, this.#resetAt - now);
+    const available = (this.#remaining ?? 0) - this.#inFlight;
+    const part = Math.max(
+      1,
+      available - this.#rate * left,
+      Math.min(this.#demand(now, left), available / 2),
+    );
     // At most a rate span apart: only an answer can tell that the others have stopped (and a
     // reset an hour away spreads nothing over the hour).
-    this.#spacing = Math.min(Math.max(0, this.#resetAt - now) / part, RATE_SPAN_MS);
+    this.#spacing = Math.min(left / part, RATE_SPAN_MS);
     this.#nextAt = now + this.#spacing;
   }
 
@@ -410,7 +496,7 @@ export class Throttle implements Pacer {
     }
     if (this.#remaining === undefined) return; // the answer in flight will tell
     // The reset, or sooner the next paced send: one timer, moved earlier when need be.
-    const paced = this.#nextAt > now && this.#pressed(now);
+    const paced = this.#nextAt > now && this.#paced(now);
     if (paced) this.#tell(this.#queue[this.#head] as Waiter, this.#nextAt - now);
     const wakeAt = paced ? Math.min(this.#nextAt, this.#resetAt) : this.#resetAt;
     if (this.#wakeTimer !== undefined && this.#wakeAt <= wakeAt) return;
