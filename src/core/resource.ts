@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
 import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
-import { redactSecrets } from './logger.js';
+import { redactSecrets } from '../internal/redact.js';
 import type { CallObserver } from './observer.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import { HEADER_LINK, type OperationName } from '../contract.js';

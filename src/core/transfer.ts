@@ -1,4 +1,5 @@
 import { isKyError, TimeoutError } from 'ky';
+import { later } from '../internal/timers.js';
 import {
   ApiConnectionError,
   ApiTimeoutError,
@@ -51,7 +52,7 @@ export async function readBody(response: Response, limits: BodyLimits): Promise<
   const reader = body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = later(() => {
     timedOut = true;
     stop();
   }, timeout);
@@ -89,7 +90,7 @@ export interface FailureContext {
   /** The caller's signal: when it has aborted, every failure is the caller's cancellation. */
   signal?: AbortSignal | undefined;
   /**
-   * Removes the credential (and every secret `redactSecrets` of core/logger.ts knows) from the error's
+   * Removes the credential (and every secret `redactSecrets` of internal/redact.ts knows) from the error's
    * message: text the platform wrote (a proxy can echo a header) and the URL.
    */
   redact: (text: string) => string;
