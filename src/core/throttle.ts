@@ -252,6 +252,7 @@ export class Throttle implements Pacer {
         this.#markAt = Date.now();
         this.#markSeen = 0;
         this.#measured = false;
+        this.#nextAt = 0;
         this.#probeSent = 0;
         this.#probeBudget = Math.max(PROBE_FLOOR, info.remaining / 2);
       } else if (near) {
@@ -271,6 +272,8 @@ export class Throttle implements Pacer {
   /** Frees the place of a request that got no answer with headers. */
   release(): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
+    // A measuring request that got no answer measured nothing.
+    if (this.#nextAt === Infinity) this.#nextAt = 0;
     this.#drain();
   }
 
@@ -341,6 +344,10 @@ export class Throttle implements Pacer {
     if (elapsed >= RATE_SPAN_MS) {
       this.#measured = true;
       this.#rate = more / elapsed;
+      if (this.#nextAt === Infinity) {
+        this.#nextAt = now;
+        if (this.#pressed(now)) this.#space(now);
+      }
       this.#markAt = now;
       this.#markSeen = this.#seen;
     } else if (more > 0) {
@@ -392,20 +399,29 @@ export class Throttle implements Pacer {
     if (this.#remaining !== undefined) this.#probeSent++;
     if (this.#probing(now)) {
       this.#spacing = 0;
-      this.#nextAt = this.#markAt + RATE_SPAN_MS;
+      // Past the span, this request measures: the next waits for its answer (#measure).
+      this.#nextAt = now < this.#markAt + RATE_SPAN_MS ? this.#markAt + RATE_SPAN_MS : Infinity;
       return;
     }
-    if (!this.#pressed(now)) return;
+    if (this.#pressed(now)) this.#space(now);
+  }
+
+  /** Spaces the next send: this client's part of what is left, over the time left. */
+  #space(now: number): void {
     const left = Math.max(0, this.#resetAt - now);
-    const available = (this.#remaining ?? 0) - this.#inFlight;
-    const part = Math.max(
-      1,
-      available - this.#rate * left,
-      Math.min(this.#demand(now, left), available / 2),
+    // Shares of the whole window since this client's first answer in it: the others' (what they
+    // spent, and their rate to the reset) and its own (what it sent, and its demand to the reset).
+    const capacity = this.#firstRemaining + 1;
+    const own = this.#counted + this.#inFlight;
+    const fair = Math.max(
+      capacity - this.#seen - this.#rate * left,
+      Math.min(own + this.#demand(now, left), capacity / 2),
     );
-    // At most a rate span apart: only an answer can tell that the others have stopped (and a
-    // reset an hour away spreads nothing over the hour).
-    this.#spacing = Math.min(left / part, RATE_SPAN_MS);
+    const part = fair - own;
+    // Its share spent, it waits for the reset. Otherwise at most a rate span apart: only an
+    // answer can tell that the others have stopped (and a reset an hour away spreads nothing
+    // over the hour).
+    this.#spacing = part < 1 ? left : Math.min(left / part, RATE_SPAN_MS);
     this.#nextAt = now + this.#spacing;
   }
 

@@ -35,15 +35,16 @@ describe('a sequential caller beside a live consumer it cannot see', () => {
         limit: 30,
         windowMs: 3000,
       });
-      // Five requests a second: half the window, far inside it on its own.
-      const other = foreignConsumer(service, { everyMs: 200, startAt: 0 });
-      await vi.advanceTimersByTimeAsync(1500);
+      // Five requests a second: half the window, far inside it on its own. It starts with the
+      // client, or 1.5 s before.
+      const other = foreignConsumer(service, { everyMs: 200 });
+      await vi.advanceTimersByTimeAsync(seed === 3 ? 1500 : 0);
       const throttle = new Throttle();
       const started = Date.now();
       const job = (async () => {
         let limited = 0;
         for (let call = 0; call < 40; call++) {
-          const record = await pacedCall(throttle, service, () => 2 + random() * 6);
+          const record = await pacedCall(throttle, service, () => 0.5 + random());
           if (record.limited) limited++;
         }
         return { limited, ms: Date.now() - started };
