@@ -20,6 +20,8 @@ export interface AcquireOptions {
   onWait?: ((ms: number, cause: string) => void) | undefined;
 }
 
+/** Waits of this long or longer are logged at info, with their cause. */
+export const LOGGED_WAIT_MS = 1000;
 const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
 const SHARED_CAUSE = "rate limit: the key's live use is shared";
 // X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
@@ -76,7 +78,7 @@ export type PacerFactory = (
 export function createThrottle(config: ClientConfig, log: Log): Pacer | undefined {
   const { rateLimit } = config;
   if (rateLimit === 'off') return undefined;
-  if (rateLimit === 'auto') return new Throttle();
+  if (rateLimit === 'auto') return new Throttle(log);
   const pacer = (rateLimit.store as unknown as Record<typeof PACER, PacerFactory>)[PACER];
   return pacer(config.apiKey, rateLimit)(config.baseUrl, log);
 }
@@ -93,7 +95,84 @@ export interface Waiter {
   readonly abort: ((reason: unknown) => void) | undefined;
   /** Told about the window it waits for. */
   notified: boolean;
+  /** Until when it was last told it waits (ms since the epoch). */
+  until?: number;
   settled: boolean;
+  /** The wait it was told of, for the log ({@link WaitLines}). */
+  group?: WaitGroup | undefined;
+}
+
+/** The calls told of one wait, for its two lines. */
+interface WaitGroup {
+  readonly cause: string;
+  readonly at: number;
+  readonly first: Waiter;
+  ms: number;
+  calls: number;
+  waiting: number;
+  went: number;
+  logged: boolean;
+}
+
+/**
+ * A queue's info lines: the calls queued behind one wait (a window's reset, the turns of a shared
+ * key, the store's answer) share one line when it starts, saying how many wait, and one when they
+ * go; a call that waits alone keeps its line naming it. Each call's `onWait` (the observer, the
+ * wait metric) is told at once, per call.
+ */
+export class WaitLines {
+  readonly #log: Log | undefined;
+  readonly #groups = new Map<string, WaitGroup>();
+
+  constructor(log: Log | undefined) {
+    this.#log = log;
+  }
+
+  /** Tells a waiter of its wait; the line waits for {@link flush}, so one line counts a batch. */
+  tell(waiter: Waiter, ms: number, cause: string): void {
+    waiter.notified = true;
+    waiter.until = Date.now() + ms;
+    waiter.options.onWait?.(ms, cause);
+    this.leave(waiter, false);
+    if (ms < LOGGED_WAIT_MS) return;
+    let group = this.#groups.get(cause);
+    if (!group) {
+      const at = Date.now();
+      group = { cause, at, first: waiter, ms, calls: 0, waiting: 0, went: 0, logged: false };
+      this.#groups.set(cause, group);
+    }
+    if (!group.logged) group.ms = Math.max(group.ms, ms);
+    group.calls++;
+    group.waiting++;
+    waiter.group = group;
+  }
+
+  /** Logs the start of each wait told since the last flush. */
+  flush(): void {
+    for (const group of this.#groups.values()) {
+      if (group.logged) continue;
+      group.logged = true;
+      const { method, url } = group.first.options.target;
+      this.#log?.info(
+        `waiting ${Math.round(group.ms / 1000)} s ${group.calls > 1 ? `for the rate-limit window (${group.cause}; ${group.calls} calls queued)` : `(${group.cause}) before ${method} ${url}`}`,
+      );
+    }
+  }
+
+  /** A told waiter leaves its wait, `sent` or not: the last one's leaving ends its group. */
+  leave(waiter: Waiter, sent: boolean): void {
+    const { group } = waiter;
+    if (!group) return;
+    waiter.group = undefined;
+    if (sent) group.went++;
+    if (--group.waiting > 0) return;
+    this.#groups.delete(group.cause);
+    if (group.calls > 1 && group.went > 0) {
+      this.#log?.info(
+        `waited ${Math.round((Date.now() - group.at) / 1000)} s for the rate-limit window (${group.cause}): ${group.went} queued calls go`,
+      );
+    }
+  }
 }
 
 /**
@@ -115,6 +194,7 @@ export interface Waiter {
  * window carries, it sends at once. docs/architecture.md ("Pacing") works examples.
  */
 export class Throttle implements Pacer {
+  readonly #lines: WaitLines;
   /** What the server last said the window allows; undefined while no window is known. */
   #remaining: number | undefined;
   /** When the known window refills, in ms since the epoch. */
@@ -159,6 +239,9 @@ export class Throttle implements Pacer {
   /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
   #queue: Waiter[] = [];
   #head = 0;
+  /** Waiting calls before this index have been told about their paced turn from `#toldAt`. */
+  #toldUpTo = 0;
+  #toldAt = 0;
   /** The reset every waiting call has been judged against (cap, deadline, onWait). */
   #judgedResetAt = 0;
   /** When a client sharing its key sends next, and the time between its paced sends. */
@@ -168,6 +251,11 @@ export class Throttle implements Pacer {
   #wakeAt = Infinity;
   #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #deadlineTimerAt = Infinity;
+
+  /** `log`: where the queue's waits are told (none: told to each call's `onWait` only). */
+  constructor(log?: Log) {
+    this.#lines = new WaitLines(log);
+  }
 
   /**
    * Resolves when the call may be sent. Rejects with the signal's reason when it aborts, with an
@@ -427,9 +515,7 @@ export class Throttle implements Pacer {
 
   /** Tells a waiter, once, that it waits about `ms` for its turn on a shared key. */
   #tell(waiter: Waiter, ms: number): void {
-    if (waiter.notified || ms <= 0) return;
-    waiter.notified = true;
-    waiter.options.onWait?.(ms, SHARED_CAUSE);
+    if (ms > 0 && !told(waiter, ms)) this.#lines.tell(waiter, ms, SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */
@@ -443,7 +529,7 @@ export class Throttle implements Pacer {
    */
   #judge(waiter: Waiter, now: number): boolean {
     if (waiter.settled) return false;
-    const { target, deadline, onWait } = waiter.options;
+    const { target, deadline } = waiter.options;
     if (deadline !== undefined && now >= deadline) {
       this.#settle(waiter, timeoutError(target, 0));
       return false;
@@ -467,10 +553,7 @@ export class Throttle implements Pacer {
       this.#settle(waiter, timeoutError(target, ms));
       return false;
     }
-    if (!waiter.notified) {
-      waiter.notified = true;
-      onWait?.(ms, WAIT_CAUSE);
-    }
+    if (!told(waiter, ms)) this.#lines.tell(waiter, ms, WAIT_CAUSE);
     return true;
   }
 
@@ -478,12 +561,19 @@ export class Throttle implements Pacer {
     if (waiter.settled) return;
     waiter.settled = true;
     if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
+    this.#lines.leave(waiter, error === undefined);
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }
 
-  /** Lets waiting calls go, in order, while the window allows; arms the reset timer otherwise. */
+  /** Lets waiting calls go, and logs the waits it told. */
   #drain(): void {
+    this.#letGo();
+    this.#lines.flush();
+  }
+
+  /** Lets waiting calls go, in order, while the window allows; arms the reset timer otherwise. */
+  #letGo(): void {
     this.#expireWindow();
     const now = Date.now();
     while (this.#size() > 0) {
@@ -514,7 +604,19 @@ export class Throttle implements Pacer {
     if (this.#remaining === undefined) return; // the answer in flight will tell
     // The reset, or sooner the next paced send: one timer, moved earlier when need be.
     const paced = this.#nextAt > now && this.#paced(now);
-    if (paced) this.#tell(this.#queue[this.#head] as Waiter, this.#nextAt - now);
+    if (paced) {
+      // Every call waiting is told about when its turn comes: again when it moved later.
+      const turn = Math.min(this.#nextAt, this.#resetAt);
+      if (turn >= this.#toldAt + LOGGED_WAIT_MS) {
+        this.#toldAt = turn;
+        this.#toldUpTo = 0;
+      }
+      for (let index = Math.max(this.#head, this.#toldUpTo); index < this.#queue.length; index++) {
+        const turn = this.#nextAt + (index - this.#head) * this.#spacing;
+        this.#tell(this.#queue[index] as Waiter, Math.min(turn, this.#resetAt) - now);
+      }
+      this.#toldUpTo = this.#queue.length;
+    }
     const wakeAt = paced ? Math.min(this.#nextAt, this.#resetAt) : this.#resetAt;
     if (this.#wakeTimer !== undefined && this.#wakeAt <= wakeAt) return;
     clearTimeout(this.#wakeTimer);
@@ -535,10 +637,12 @@ export class Throttle implements Pacer {
     }
     if (this.#head === this.#queue.length) {
       this.#queue = [];
+      this.#toldUpTo = 0;
       this.#head = 0;
       this.#clearTimers();
     } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
+      this.#toldUpTo = 0;
       this.#head = 0;
     }
   }
@@ -560,6 +664,7 @@ export class Throttle implements Pacer {
           }
         }
         this.#compact();
+        this.#lines.flush();
         if (next !== Infinity && this.#size() > 0) this.#armDeadline(next);
       },
       // Every timer within the cap: a deadline further away is checked again when this one fires.
@@ -575,6 +680,15 @@ export class Throttle implements Pacer {
     this.#deadlineTimer = undefined;
     this.#deadlineTimerAt = Infinity;
   }
+}
+
+/**
+ * Whether a waiter already knows of a wait of `ms` from now: it was told, of one that ends no
+ * more than a logged wait's length sooner (a wait that grew, from a paced turn to a reset, is
+ * told again).
+ */
+export function told(waiter: Waiter, ms: number): boolean {
+  return waiter.notified && Date.now() + ms < (waiter.until ?? 0) + LOGGED_WAIT_MS;
 }
 
 /** The error of a call whose wait for the rate limit would pass its deadline. */
