@@ -114,6 +114,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
     pageParams: Params,
     pageOptions: RequestOptions | null | undefined,
     linked?: string,
+    seen?: Set<string>,
   ): PagePromise<Item, Params> => {
     const request: ApiRequest = { operation, method: 'GET', path: linked ?? path };
     const raw = observed(transport, operation, (observer) => {
@@ -133,6 +134,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
           fetchPage,
           pageOptions ?? {},
           nextLink(transport.config.baseUrl, request, answer),
+          seen,
         ),
       pageOptions ?? {},
     );

@@ -33,15 +33,24 @@ export function redactShapes(text: string, replacement = REDACTED): string {
   return text.replace(SECRET_PATTERNS, replacement);
 }
 
+/** A credential shorter than this would redact ordinary words, and is no secret anyway. */
+const MIN_CREDENTIAL_LENGTH = 8;
+
 /**
  * `text` with every secret known by its shape replaced by {@link REDACTED}, and `credential` too
- * in any form it was written back ({@link redactCredential}). A credential shorter than 8
- * characters would redact ordinary words, and is no secret anyway.
+ * (of 8 characters or more) in any form it was written back ({@link redactCredential}).
  */
-export function redactSecrets(text: string, credential?: string, replacement = REDACTED): string {
+export function redactSecrets(text: string, credential = '', replacement = REDACTED): string {
   const own =
-    credential && credential.length >= 8 ? redactCredential(text, credential, replacement) : text;
+    credential.length >= MIN_CREDENTIAL_LENGTH
+      ? redactCredential(text, credential, replacement)
+      : text;
   return redactShapes(own, replacement);
+}
+
+/** Whether `text` holds `credential` (of 8 characters or more) in any form it is written back. */
+export function holdsCredential(text: string, credential: string): boolean {
+  return credential.length >= MIN_CREDENTIAL_LENGTH && redactCredential(text, credential) !== text;
 }
 
 /** The patterns of the secrets redacted lately: a client redacts with the same few for long. */
