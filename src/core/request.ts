@@ -379,6 +379,7 @@ class Call {
       deadline: this.#queueDeadline,
       // Per call; the queue logs its waits, one line for the calls queued behind one wait.
       onWait: (ms: number, cause: string) => this.#observer?.wait('rate limit', ms, cause),
+      redact: this.#redact,
     });
   }
 

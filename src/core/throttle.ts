@@ -18,6 +18,8 @@ export interface AcquireOptions {
    * while the key's live use is shared.
    */
   onWait?: ((ms: number, cause: string) => void) | undefined;
+  /** Redacts the call's secrets (internal/redact.ts) out of the log line that names it. */
+  redact?: ((text: string) => string) | undefined;
 }
 
 /** Waits of this long or longer are logged at info, with their cause. */
@@ -152,9 +154,9 @@ export class WaitLines {
     for (const group of this.#groups.values()) {
       if (group.logged) continue;
       group.logged = true;
-      const { method, url } = group.first.options.target;
+      const { target, redact = String } = group.first.options;
       this.#log?.info(
-        `waiting ${Math.round(group.ms / 1000)} s ${group.calls > 1 ? `for the rate-limit window (${group.cause}; ${group.calls} calls queued)` : `(${group.cause}) before ${method} ${url}`}`,
+        `waiting ${Math.round(group.ms / 1000)} s ${group.calls > 1 ? `for the rate-limit window (${group.cause}; ${group.calls} calls queued)` : `(${group.cause}) before ${redact(`${target.method} ${target.url}`)}`}`,
       );
     }
   }

@@ -66,6 +66,21 @@ describe('every wait is told: instrumentation, hook and info line', () => {
     expect(Date.now()).toBe(resetAt);
   });
 
+  it("a spent window's line names the call through the one redaction", async () => {
+    useFakeClock();
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
+    const { lines, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+    await settle(send(USERS));
+    service.spend(100);
+    await settle(send(USERS, { maxRetries: 0 }));
+    const signed = { ...USERS, query: { sig: 'c2VjcmV0LXNpZ25hdHVyZQ' } };
+    await settle(send(signed));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[employee-recognition\] waiting 60 s .* before GET /);
+    expect(lines[0]).not.toContain('c2VjcmV0LXNpZ25hdHVyZQ');
+  });
+
   it("a paced wait: the key's live use is shared", async () => {
     useFakeClock();
     const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
