@@ -66,19 +66,25 @@ describe('every wait is told: instrumentation, hook and info line', () => {
     expect(Date.now()).toBe(resetAt);
   });
 
-  it("a spent window's line names the call through the one redaction", async () => {
+  it("a spent window's line names the call through the call's redaction: its own credential too", async () => {
     useFakeClock();
     const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
     const { lines, logger } = waitRecorder();
-    const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info' });
+    // A token of no known shape (an OAuth access token): only the call knows it is a secret.
+    const token = 'opaque7Token9Value3Without5Shape';
+    const send = testTransport({
+      rateLimit: 'auto',
+      logger,
+      logLevel: 'info',
+      apiKey: () => token,
+    });
     await settle(send(USERS));
     service.spend(100);
     await settle(send(USERS, { maxRetries: 0 }));
-    const signed = { ...USERS, query: { sig: 'c2VjcmV0LXNpZ25hdHVyZQ' } };
-    await settle(send(signed));
+    await settle(send({ ...USERS, query: { echo: token } }));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[employee-recognition\] waiting 60 s .* before GET /);
-    expect(lines[0]).not.toContain('c2VjcmV0LXNpZ25hdHVyZQ');
+    expect(lines[0]).not.toContain(token);
   });
 
   it("a paced wait: the key's live use is shared", async () => {
