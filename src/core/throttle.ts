@@ -42,9 +42,9 @@ const RATE_SPAN_MS = 1000;
  */
 const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
 /**
- * Before its first rate span has shown whether others spend the key, a client sends at once at
- * most half of what its first answer said was left (or this many, when that is fewer): a consumer
- * it cannot see yet keeps its part of the window.
+ * Before a rate span has shown whether others spend a window, a client sends at once at most half
+ * of what its first answer there said was left, or this many (at most a quarter of the limit) when
+ * that is more: a consumer it cannot see yet keeps its part of the window.
  */
 const PROBE_FLOOR = 10;
 
@@ -344,7 +344,7 @@ export class Throttle implements Pacer {
         this.#measured = false;
         this.#nextAt = 0;
         this.#probeSent = 0;
-        this.#probeBudget = Math.max(PROBE_FLOOR, info.remaining / 2);
+        this.#probeBudget = Math.max(info.remaining / 2, Math.min(PROBE_FLOOR, info.limit / 4));
       } else if (near) {
         // Answers overtake each other: the lowest count is the latest; the latest reset is safe.
         this.#remaining = Math.min(known, info.remaining);

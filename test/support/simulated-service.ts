@@ -3,6 +3,7 @@
  * tests drive a client's queue (core/throttle.ts, core/shared-throttle.ts) against them without
  * HTTP, so a scenario of minutes runs in milliseconds and a property can run hundreds of them.
  */
+import type { PacingStore, PacingWindow } from '../../src/core/config.js';
 import type { Pacer } from '../../src/core/throttle.js';
 
 /**
@@ -193,4 +194,61 @@ export function foreignConsumer(
     sent: () => sent,
     stop: () => clearTimeout(timer),
   };
+}
+
+/**
+ * A {@link PacingStore} in memory, with the Redis store's rules (src/redis/pacing.ts): room is
+ * what the service last said is left less the places in flight; a window whose reset has passed
+ * is whole again; with nothing known one request goes alone; a place expires after 30 s.
+ */
+export function memoryPacingStore(pollMs = 25) {
+  let window: { limit: number; remaining: number; resetAt: number } | undefined;
+  const places = new Map<string, number>();
+  const store: PacingStore = {
+    reserve(_key, holder) {
+      const now = Date.now();
+      for (const [name, expires] of places) if (expires <= now) places.delete(name);
+      let room: number;
+      let wait = pollMs;
+      if (window === undefined) room = 1 - places.size;
+      else if (now >= window.resetAt) room = window.limit - places.size;
+      else {
+        room = window.remaining - places.size;
+        wait = window.remaining > 0 ? Math.min(pollMs, window.resetAt - now) : window.resetAt - now;
+      }
+      if (room > 0) {
+        places.set(holder, now + 30_000);
+        return Promise.resolve(0);
+      }
+      return Promise.resolve(Math.min(wait, 61_000));
+    },
+    release(_key, holder, said) {
+      places.delete(holder);
+      if (said && said.resetAt > Date.now()) {
+        if (window === undefined || sameWindow(window, said, places.size) === 'newer') {
+          window = { ...said };
+        } else if (sameWindow(window, said, places.size) === 'same') {
+          window = {
+            limit: said.limit,
+            remaining: Math.min(window.remaining, said.remaining),
+            resetAt: Math.max(window.resetAt, said.resetAt),
+          };
+        }
+      }
+      return Promise.resolve();
+    },
+  };
+  return store;
+}
+
+/** How an answer's window compares with the one known, as src/redis/pacing.ts's release judges. */
+function sameWindow(
+  known: PacingWindow,
+  said: PacingWindow,
+  inFlight: number,
+): 'newer' | 'same' | 'older' {
+  if (Math.abs(said.resetAt - known.resetAt) <= 2000) {
+    return said.remaining > known.remaining + inFlight + 1 ? 'newer' : 'same';
+  }
+  return said.resetAt > known.resetAt ? 'newer' : 'older';
 }
