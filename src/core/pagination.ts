@@ -248,21 +248,16 @@ function stalledList(
     seen.add(value);
     return undefined;
   }
-  return pagingError(
-    field,
-    'repeats an earlier page',
-    `The list does not advance: the service led to ${value.slice(0, 100)} a second time, so it stopped.`,
-  );
+  return pagingError(field, 'repeats an earlier page');
 }
 
-/** The service's paging, wrong at `path`: its mistake, not the caller's. */
-function pagingError(
-  path: string,
-  problem: string,
-  message = `The list cannot go on: ${path} ${problem}.`,
-): InvalidResponseError {
+/**
+ * The service's paging, wrong at `path`: its mistake, not the caller's. The message quotes no
+ * cursor or link: a service may have echoed the credential into one.
+ */
+function pagingError(path: string, problem: string): InvalidResponseError {
   return new InvalidResponseError({
-    message,
+    message: `The list cannot go on: ${path} ${problem}.`,
     status: 200,
     requestId: undefined,
     issues: [{ path, message: problem }],

@@ -58,8 +58,8 @@ const known = new Map<string, RegExp>();
 
 /**
  * `text` with `secret` replaced in every form a server or a parser writes it back: as sent;
- * percent-encoded, as `encodeURIComponent`, the URL parser (only `"`, `<`, `{`…) or a form (a space
- * as `+`) write it, twice-encoded, hex digits in either case; JSON-escaped (`\/`, `\"`, `\u002f`,
+ * percent-encoded, as `encodeURIComponent`, the URL parser (only `"`, `<`, `{`…, and a backslash
+ * in a path as `/`) or a form (a space as `+`) write it, twice-encoded, hex digits in either case; JSON-escaped (`\/`, `\"`, `\u002f`,
  * `\u00XX` for any character, PHP's and Python's defaults); or any mix of these, character by
  * character. Case-insensitive: a secret echoed in another case is no less one.
  */
@@ -76,6 +76,8 @@ export function redactCredential(text: string, secret: string, replacement = RED
       const escaped = JSON.stringify(char).slice(1, -1);
       if (escaped.length === 2) forms.push(units(escaped));
       if (char === '/') forms.push('\\\\/');
+      // The URL parser writes a backslash in a path as a slash.
+      if (char === '\\') forms.push('/');
       if (char === ' ') forms.push('\\+');
       source += `(?:${forms.join('|')})`;
     }

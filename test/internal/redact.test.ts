@@ -2,37 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactCredential, redactSecrets, redactUrl, REDACTED } from '../../src/internal/redact.js';
 import { FUZZ_SEED, fuzzRuns } from '../support/fuzz.js';
-
-/** Every way a server or a parser writes a credential back, whole. */
-function writtenForms(credential: string): string[] {
-  const query = new URL('https://api.example/');
-  query.search = credential;
-  const path = new URL('https://api.example/');
-  path.pathname = credential;
-  const json = JSON.stringify(credential).slice(1, -1);
-  return [
-    credential,
-    encodeURIComponent(credential),
-    encodeURIComponent(encodeURIComponent(credential)),
-    encodeURIComponent(credential)
-      .toLowerCase()
-      .replace(/%[0-9a-f]{2}/gi, (e) => e.toLowerCase()),
-    query.search.slice(1),
-    path.pathname.slice(1),
-    new URLSearchParams({ k: credential }).toString().slice(2),
-    json,
-    // PHP's default: slashes escaped; Python's and PHP's JSON_HEX_*: characters as \u00XX.
-    json.replaceAll('/', '\\/'),
-    credential.replace(
-      /[^A-Za-z0-9]/g,
-      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    ),
-    credential.replace(
-      /[\s\S]/g,
-      (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
-    ),
-  ];
-}
+import { writtenForms } from '../support/secrets.js';
 
 describe('redactSecrets', () => {
   it.each([
