@@ -231,6 +231,8 @@ export class Throttle implements Pacer {
    * sent since its first answer there, of the budget it may send before ({@link PROBE_FLOOR}).
    */
   #measured = false;
+  /** This client's part of the last window's spending, for the next one's budget. */
+  #lastShare = 1;
   #probeSent = 0;
   #probeBudget = Infinity;
   /**
@@ -329,6 +331,7 @@ export class Throttle implements Pacer {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it spent before this answer is history.
         const live = this.#othersLive || (known !== undefined && this.#seen > 0);
+        if (known !== undefined) this.#lastShare = this.#share();
         this.#othersLive = false;
         this.#resetAt = resetAt;
         this.#remaining = info.remaining;
@@ -344,7 +347,10 @@ export class Throttle implements Pacer {
         this.#measured = false;
         this.#nextAt = 0;
         this.#probeSent = 0;
-        this.#probeBudget = Math.max(info.remaining / 2, Math.min(PROBE_FLOOR, info.limit / 4));
+        // Others spent the window before: at most this client's part of it then.
+        this.#probeBudget = live
+          ? info.remaining * Math.min(this.#lastShare, 1 / 2)
+          : Math.max(info.remaining / 2, Math.min(PROBE_FLOOR, info.limit / 4));
       } else if (near) {
         // Answers overtake each other: the lowest count is the latest; the latest reset is safe.
         this.#remaining = Math.min(known, info.remaining);
@@ -376,6 +382,7 @@ export class Throttle implements Pacer {
     if (this.#remaining !== undefined && Date.now() >= this.#resetAt) {
       // Others who spent the window while calls were waiting here spend the next one too.
       this.#othersLive = this.#seen > 0 && (this.#size() > 0 || this.#inFlight > 0);
+      this.#lastShare = this.#share();
       this.#remaining = undefined;
       this.#window = 1;
       this.#counted = 0;

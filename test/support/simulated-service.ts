@@ -225,13 +225,13 @@ export function memoryPacingStore(pollMs = 25) {
     release(_key, holder, said) {
       places.delete(holder);
       if (said && said.resetAt > Date.now()) {
-        if (window === undefined || sameWindow(window, said, places.size) === 'newer') {
+        if (window === undefined || sameWindow(window, said) === 'newer') {
           window = { ...said };
-        } else if (sameWindow(window, said, places.size) === 'same') {
+        } else if (sameWindow(window, said) === 'same') {
           window = {
             limit: said.limit,
             remaining: Math.min(window.remaining, said.remaining),
-            resetAt: Math.max(window.resetAt, said.resetAt),
+            resetAt: window.resetAt,
           };
         }
       }
@@ -242,13 +242,7 @@ export function memoryPacingStore(pollMs = 25) {
 }
 
 /** How an answer's window compares with the one known, as src/redis/pacing.ts's release judges. */
-function sameWindow(
-  known: PacingWindow,
-  said: PacingWindow,
-  inFlight: number,
-): 'newer' | 'same' | 'older' {
-  if (Math.abs(said.resetAt - known.resetAt) <= 2000) {
-    return said.remaining > known.remaining + inFlight + 1 ? 'newer' : 'same';
-  }
+function sameWindow(known: PacingWindow, said: PacingWindow): 'newer' | 'same' | 'older' {
+  if (said.resetAt === known.resetAt) return 'same';
   return said.resetAt > known.resetAt ? 'newer' : 'older';
 }
