@@ -107,7 +107,8 @@ async function run(s: Scenario): Promise<Outcome> {
   const windowOf = (at: number) => Math.floor((at - START) / s.windowMs);
   const foreign = s.foreign
     ? foreignConsumer(service, {
-        everyMs: s.windowMs / Math.max(1, s.foreign.share * s.limit),
+        // Whole requests per window: a fraction would fit two bursts in one window.
+        everyMs: s.windowMs / Math.max(1, Math.floor(s.foreign.share * s.limit)),
         // A burst within its share of a window: its own rate fits each window, bursts included.
         burst: Math.max(1, Math.min(s.foreign.burst, Math.floor(s.foreign.share * s.limit))),
       })
