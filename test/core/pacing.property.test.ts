@@ -42,7 +42,7 @@ const scenario = fc.record({
   limiter: fc.constantFrom(...limiters),
   family: fc.constantFrom(...families),
   limit: fc.integer({ min: 5, max: 60 }),
-  windowMs: fc.constantFrom(1000, 2000, 3000, 5000, 10_000),
+  windowMs: fc.constantFrom(1000, 2000, 3000, 5000, 10_000) as fc.Arbitrary<number>,
   /** Of the limit, spent before by a process that has ended. */
   history: fc.double({ min: 0, max: 1, noNaN: true }),
   startOffsetMs: fc.integer({ min: 0, max: 9999 }),
@@ -79,6 +79,16 @@ interface Outcome {
   lines: string[];
 }
 
+/**
+ * A foreign consumer's pace within its share of each window, bursts included: `burst` requests at
+ * once, as many bursts as its whole share holds, evenly over the window.
+ */
+function foreignPace(foreign: { share: number; burst: number }, limit: number, windowMs: number) {
+  const perWindow = Math.max(1, Math.floor(foreign.share * limit));
+  const burst = Math.min(foreign.burst, perWindow);
+  return { everyMs: windowMs / (burst * Math.floor(perWindow / burst)), burst };
+}
+
 /** Runs a scenario to its end on the fake clock. */
 async function run(s: Scenario): Promise<Outcome> {
   vi.useFakeTimers({
@@ -106,12 +116,7 @@ async function run(s: Scenario): Promise<Outcome> {
   );
   const windowOf = (at: number) => Math.floor((at - START) / s.windowMs);
   const foreign = s.foreign
-    ? foreignConsumer(service, {
-        // Whole requests per window: a fraction would fit two bursts in one window.
-        everyMs: s.windowMs / Math.max(1, Math.floor(s.foreign.share * s.limit)),
-        // A burst within its share of a window: its own rate fits each window, bursts included.
-        burst: Math.max(1, Math.min(s.foreign.burst, Math.floor(s.foreign.share * s.limit))),
-      })
+    ? foreignConsumer(service, foreignPace(s.foreign, s.limit, s.windowMs))
     : undefined;
   const outcome: Outcome = {
     sentIntoSpent: 0,
@@ -223,8 +228,15 @@ describe('pacing against simulated services', () => {
         // Fixed windows, whose arithmetic is the foreign consumer's: its rate fits each window.
         // In memory: a store grants what the window has left to the clients that share it, and
         // knows nothing of a consumer outside it.
+        // A consumer the client can measure: windows longer than the second it takes to measure
+        // the others' rate, and at least one request of theirs in each such second (a slower
+        // one looks stopped to it; docs/architecture.md, "Pacing").
+        const foreign = generated.foreign ?? { share: 0.3, burst: 1 };
+        const share = Math.max(foreign.share, 2 / generated.limit);
+        const perWindow = Math.floor(share * generated.limit);
         const s = {
           ...generated,
+          windowMs: Math.max(2000, Math.min(generated.windowMs, perWindow * 1000)),
           clients: 1,
           shared: false,
           limiter:
@@ -232,7 +244,7 @@ describe('pacing against simulated services', () => {
               ? ('fixed-clock' as const)
               : ('fixed-first' as const),
           history: 0,
-          foreign: generated.foreign ?? { share: 0.3, burst: 1 },
+          foreign: { ...foreign, share },
         };
         const outcome = await run(s);
         for (const count of outcome.foreign429ByWindow.values())
