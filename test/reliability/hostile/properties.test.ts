@@ -570,3 +570,119 @@ describe('the credential in no channel', () => {
     },
   );
 });
+
+// A list's answers from a service that lies: every field of the envelope of any type, deep
+// nesting, JSON escapes, and Link headers to anywhere.
+const jsonish = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc
+    .integer({ min: 1, max: 40 })
+    .map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown),
+);
+// Mostly small integers, so that pages lead on (or back, or below 1); else anything.
+const pageNumber = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -2, max: 4 }) },
+  fc.constantFrom(0, 1e308, 2 ** 53, -0, 1.5),
+  jsonish,
+);
+// Few cursors, so that they repeat as a service's may; else anything.
+const cursor = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('a', 'b', 'c', 'd') },
+  fc.constant(null),
+  fc.string({ unit: 'binary' }),
+  jsonish,
+);
+const listBody = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .record(
+        {
+          data: fc.oneof(
+            { weight: 3, arbitrary: fc.array(fc.constant(USER), { minLength: 1, maxLength: 2 }) },
+            jsonish,
+          ),
+          pagination: fc.oneof(
+            {
+              weight: 3,
+              arbitrary: fc.record(
+                {
+                  page: pageNumber,
+                  total_pages: pageNumber,
+                  next_cursor: cursor,
+                },
+                { requiredKeys: [] },
+              ),
+            },
+            jsonish,
+          ),
+        },
+        { requiredKeys: [] },
+      )
+      .map((body) => JSON.stringify(body)),
+  },
+  jsonish.map((body) => JSON.stringify(body) ?? ''),
+  fc.constant(`${'['.repeat(20_000)}${']'.repeat(20_000)}`),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+);
+const nextLink = fc.oneof(
+  fc.constantFrom(
+    'https://other.example/v1/users?page=2',
+    '//other.example/v1/users',
+    'https://api.test.other.example/v1/users',
+    'https://api.test/../../v2/users',
+    'https://user:pass@api.test/v1/users',
+    '/v1/users?page=2',
+    '?cursor=next',
+  ),
+  fc.string({ unit: 'binary', maxLength: 30 }).map((text) => `/v1/users?cursor=${text}`),
+  fc.webUrl(),
+);
+const listAnswer = fc
+  .tuple(listBody, fc.option(nextLink, { nil: undefined }))
+  .map(([body, link]): Answer => {
+    const headers: [string, string][] = [['content-type', 'application/json']];
+    // A Link fetch could carry: its bytes as a header's.
+    if (link && /^[\x20-\x7e]*$/.test(link)) headers.push(['link', `<${link}>; rel="next"`]);
+    return { status: 200, headers, body };
+  });
+
+describe('a list from a service that lies', () => {
+  it('a list ends, in its records or a documented error, and never leaves the base URL', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(listAnswer, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('records' as const, 'pages' as const, 'manual' as const),
+        async (answers, walk) => {
+          const observed = await observeCall(
+            answers,
+            { apiKey: API_KEY, maxRetries: 0, rateLimit: 'off' },
+            async (client) => {
+              if (walk === 'records') return client.users.list().toArray({ limit: 10_000 });
+              if (walk === 'pages') {
+                for await (const _page of client.users.list({ page: 1 }).pages()) void _page;
+                return;
+              }
+              // Bounded here, so that a loop the SDK lets run on fails the count below.
+              let page = await client.users.list();
+              for (let turn = 0; turn < 200 && page.hasNextPage(); turn++) {
+                page = await page.getNextPage();
+              }
+            },
+          );
+          expect(observed.settled).toBe(true);
+          if (observed.error !== undefined) {
+            expect(observed.error).toBeInstanceOf(EmployeeRecognitionError);
+            // The service's mistake is never blamed on the caller's input.
+            expect(observed.error).not.toMatchObject({ local: true });
+          }
+          // The last answer repeats: the list ends at its repeat, or sooner.
+          expect(observed.requested.length).toBeLessThanOrEqual(answers.length + 1);
+          for (const url of observed.requested) expect(url).toMatch(/^https:\/\/api\.test\//);
+        },
+      ),
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(150) },
+    );
+  });
+});
