@@ -23,7 +23,9 @@
  * window partly spent by a process that has ended (10 sequential calls, `'auto'` against
  * `'off'`), a window spent earlier with enough left, two live clients of one key, and three
  * `export recognitions` commands after 5 requests from elsewhere against the same command on a
- * fresh window. It reports the figures for bench/run.mjs (`@@RESULT`).
+ * fresh window; and (6i) a sequential caller beside a live consumer it cannot see. It reports the
+ * figures for bench/run.mjs (`@@RESULT`). PACING_BENCH_ONLY=history (live, beside, cli) runs that
+ * scenario alone.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
@@ -463,6 +465,71 @@ async function twoLive(Client, { calls, concurrency, limit, windowMs, runs }) {
 }
 
 /**
+ * 6i, issue 45's first scenario: a client making `calls` sequential calls on a key of `limit` per
+ * `windowMs`, beside a consumer it cannot see that sends `foreignPerSecond` requests a second
+ * (plain fetch, its own rate far inside the window), started with it: the consumer's 429s and
+ * the client's, and the client's time. Arithmetic for its fair share: the window less the
+ * consumer's part, so `calls / (limit − foreign per window)` windows.
+ */
+async function sequentialBeside(Client, { calls, limit, windowMs, foreignPerSecond, runs }) {
+  const service = await windowService({ limit, windowMs });
+  const results = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      await new Promise((resolve) => setTimeout(resolve, windowMs));
+      service.restart();
+      const foreign = { sent: 0, limited: 0 };
+      let stopped = false;
+      const consumer = (async () => {
+        const every = 1000 / foreignPerSecond;
+        const began = performance.now();
+        while (!stopped) {
+          const response = await fetch(`${service.url}/v1/users`, {
+            headers: { authorization: `Bearer ${LOOPBACK_KEY}` },
+          });
+          await response.arrayBuffer();
+          foreign.sent++;
+          if (response.status === 429) foreign.limited++;
+          const next = began + foreign.sent * every;
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.max(0, next - performance.now())),
+          );
+        }
+      })();
+      const { client, seen } = observedClient(Client, service.url, 'auto');
+      let own429 = 0;
+      const started = performance.now();
+      for (let index = 0; index < calls; index++) {
+        await client.get('/v1/users').catch(() => {});
+      }
+      const elapsedMs = performance.now() - started;
+      stopped = true;
+      await consumer;
+      own429 = service.counts.limited - foreign.limited;
+      results.push({
+        elapsedMs,
+        foreign429: foreign.limited,
+        own429,
+        answers429: service.counts.limited,
+        waits: seen.waits.length,
+        lines: seen.lines.length,
+      });
+    }
+  } finally {
+    await service.close();
+  }
+  const fairPerWindow = limit - (foreignPerSecond * windowMs) / 1000;
+  return {
+    calls,
+    limit,
+    windowMs,
+    foreignPerSecond,
+    fairShareMs: (calls / fairPerWindow) * windowMs,
+    runs: results,
+  };
+}
+
+/**
  * One `employee-recognition export recognitions` command against `mock` (spawned, not run
  * synchronously: the mock answers from this process): its wall time and waits.
  */
@@ -531,34 +598,51 @@ async function cli({ runs }) {
 
 async function scenarios() {
   const { Client } = await importSdk();
-  const service = await windowService({ limit: 100, windowMs: 60_000 });
-  let partlySpent;
-  let spentEarlier;
-  try {
-    log('a window of 100 (60 s) with 12 spent by a process that has ended: 10 sequential calls');
-    partlySpent = await history(Client, service, { spent: 12, calls: 10, rounds: 5 });
-    log(JSON.stringify(partlySpent));
-    log('a window of 100 (60 s) with 90 spent earlier: 8 sequential calls');
-    spentEarlier = await history(Client, service, { spent: 90, calls: 8, rounds: 3 });
-    log(JSON.stringify(spentEarlier));
-  } finally {
-    await service.close();
+  const only = (name) => ONLY === undefined || ONLY === name;
+  const results = {};
+  if (only('history')) {
+    const service = await windowService({ limit: 100, windowMs: 60_000 });
+    try {
+      log('a window of 100 (60 s) with 12 spent by a process that has ended: 10 sequential calls');
+      results.partlySpent = await history(Client, service, { spent: 12, calls: 10, rounds: 5 });
+      log(JSON.stringify(results.partlySpent));
+      log('a window of 100 (60 s) with 90 spent earlier: 8 sequential calls');
+      results.spentEarlier = await history(Client, service, { spent: 90, calls: 8, rounds: 3 });
+      log(JSON.stringify(results.spentEarlier));
+    } finally {
+      await service.close();
+    }
   }
-  log('two live clients of one key, 60 calls each, 8 at a time, 40 per 4 s');
-  const live = await twoLive(Client, {
-    calls: 60,
-    concurrency: 8,
-    limit: 40,
-    windowMs: 4000,
-    runs: 2,
-  });
-  log(JSON.stringify(live));
-  log(
-    'the CLI: export recognitions (10 pages), fresh window against after 5 requests from elsewhere',
-  );
-  const command = await cli({ runs: 3 });
-  log(JSON.stringify(command));
-  return { partlySpent, spentEarlier, live, cli: command };
+  if (only('live')) {
+    log('two live clients of one key, 60 calls each, 8 at a time, 40 per 4 s');
+    results.live = await twoLive(Client, {
+      calls: 60,
+      concurrency: 8,
+      limit: 40,
+      windowMs: 4000,
+      runs: 2,
+    });
+    log(JSON.stringify(results.live));
+  }
+  if (only('beside')) {
+    log('a sequential caller beside a consumer it cannot see: 40 calls, 30 per 3 s, 5 requests/s');
+    results.beside = await sequentialBeside(Client, {
+      calls: 40,
+      limit: 30,
+      windowMs: 3000,
+      foreignPerSecond: 5,
+      runs: 2,
+    });
+    log(JSON.stringify(results.beside));
+  }
+  if (only('cli')) {
+    log(
+      'the CLI: export recognitions (10 pages), fresh window against after 5 requests from elsewhere',
+    );
+    results.cli = await cli({ runs: 3 });
+    log(JSON.stringify(results.cli));
+  }
+  return results;
 }
 
 if (SCENARIOS) {

@@ -34,7 +34,7 @@ import {
 import { Log } from './logger.js';
 import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
-import { createThrottle, type Pacer } from './throttle.js';
+import { createThrottle, LOGGED_WAIT_MS, type Pacer } from './throttle.js';
 import { cancel, readBody, timeoutError, transferError } from './transfer.js';
 import { template } from './validation.js';
 import {
@@ -50,8 +50,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 /** Retries the SDK asks of ky beyond `maxRetries`: the one after a token refresh, and each redirect. */
 const FORCED_RETRIES = 1 + MAX_REDIRECTS;
-/** Waits of this long or longer are logged at info, with their cause. */
-const LOGGED_WAIT_MS = 1000;
 /** How much of a body a debug line shows. */
 const LOGGED_BODY_LENGTH = 1000;
 
@@ -381,10 +379,9 @@ class Call {
       // signal of its own.
       signal,
       deadline: this.#queueDeadline,
-      onWait: (ms: number, cause: string) => {
-        this.#observer?.wait('rate limit', ms, cause);
-        this.#logWait(ms, cause, `before ${this.#describe()}`);
-      },
+      // Per call; the queue logs its waits, one line for the calls queued behind one wait.
+      onWait: (ms: number, cause: string) => this.#observer?.wait('rate limit', ms, cause),
+      redact: this.#redact,
     });
   }
 

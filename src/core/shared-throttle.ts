@@ -22,6 +22,8 @@ import {
   RESET_ROUNDING_MS,
   Throttle,
   timeoutError,
+  told,
+  WaitLines,
 } from './throttle.js';
 
 const WAIT_CAUSE = 'rate limit: shared pacing store';
@@ -131,7 +133,8 @@ export class SharedThrottle implements Pacer {
   readonly #store: PacingStore;
   readonly #key: Promise<string>;
   readonly #log: Log;
-  readonly #local = new Throttle();
+  readonly #local: Throttle;
+  readonly #lines: WaitLines;
   /** Names this client's places in the store: random, so that no two clients share one. */
   readonly #id = randomId();
   #sequence = 0;
@@ -150,6 +153,8 @@ export class SharedThrottle implements Pacer {
     this.#store = store;
     this.#key = key;
     this.#log = log;
+    this.#local = new Throttle(log);
+    this.#lines = new WaitLines(log);
     // A key that cannot be computed (no Web Crypto) shows when the store is first asked.
     key.catch(() => {});
   }
@@ -318,14 +323,14 @@ export class SharedThrottle implements Pacer {
     const until = Date.now() + wait;
     for (const waiter of this.#queue) {
       if (waiter.settled) continue;
-      const { deadline, target, onWait } = waiter.options;
+      const { deadline, target } = waiter.options;
       if (deadline !== undefined && deadline < until) {
         this.#settle(waiter, timeoutError(target, wait));
-      } else if (!waiter.notified && wait >= RESET_WAIT_MS) {
-        waiter.notified = true;
-        onWait?.(wait, WAIT_CAUSE);
+      } else if (wait >= RESET_WAIT_MS && !told(waiter, wait)) {
+        this.#lines.tell(waiter, wait, WAIT_CAUSE);
       }
     }
+    this.#lines.flush();
   }
 
   /** Waits `ms`, or less when a place is freed here or the front call leaves. */
@@ -341,14 +346,15 @@ export class SharedThrottle implements Pacer {
     });
   }
 
-  #detach(waiter: Waiter): void {
+  #detach(waiter: Waiter, sent = false): void {
     waiter.settled = true;
+    this.#lines.leave(waiter, sent);
     if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
   }
 
   #settle(waiter: Waiter, error?: unknown): void {
     if (waiter.settled) return;
-    this.#detach(waiter);
+    this.#detach(waiter, error === undefined);
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }

@@ -18,8 +18,12 @@ export interface AcquireOptions {
    * while the key's live use is shared.
    */
   onWait?: ((ms: number, cause: string) => void) | undefined;
+  /** Redacts the call's secrets (internal/redact.ts) out of the log line that names it. */
+  redact?: ((text: string) => string) | undefined;
 }
 
+/** Waits of this long or longer are logged at info, with their cause. */
+export const LOGGED_WAIT_MS = 1000;
 const WAIT_CAUSE = 'rate limit: X-RateLimit-Reset';
 const SHARED_CAUSE = "rate limit: the key's live use is shared";
 // X-RateLimit-Reset is whole seconds, rounded up: a window of the full minute, waited for from its
@@ -30,6 +34,19 @@ export const RESET_ROUNDING_MS = 1000;
  * less does not look stopped, and one that stopped looks so after this long.
  */
 const RATE_SPAN_MS = 1000;
+/**
+ * A reset given in seconds from now (IETF `RateLimit-Reset`, `RateLimit`'s `t`, a small
+ * `X-RateLimit-Reset`) is read as now + delta, rounded up to the second: two answers of one window
+ * read resets this far apart (the rounding, and the answers' latency), and a window cannot reset
+ * twice within it.
+ */
+const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
+/**
+ * Before a rate span has shown whether others spend a window, a client sends at once at most half
+ * of what its first answer there said was left, or this many (at most a quarter of the limit) when
+ * that is more: a consumer it cannot see yet keeps its part of the window.
+ */
+const PROBE_FLOOR = 10;
 
 /**
  * A client's rate-limit queue, as the request core uses it: a place before each attempt, and the
@@ -63,7 +80,7 @@ export type PacerFactory = (
 export function createThrottle(config: ClientConfig, log: Log): Pacer | undefined {
   const { rateLimit } = config;
   if (rateLimit === 'off') return undefined;
-  if (rateLimit === 'auto') return new Throttle();
+  if (rateLimit === 'auto') return new Throttle(log);
   const pacer = (rateLimit.store as unknown as Record<typeof PACER, PacerFactory>)[PACER];
   return pacer(config.apiKey, rateLimit)(config.baseUrl, log);
 }
@@ -80,7 +97,84 @@ export interface Waiter {
   readonly abort: ((reason: unknown) => void) | undefined;
   /** Told about the window it waits for. */
   notified: boolean;
+  /** Until when it was last told it waits (ms since the epoch). */
+  until?: number;
   settled: boolean;
+  /** The wait it was told of, for the log ({@link WaitLines}). */
+  group?: WaitGroup | undefined;
+}
+
+/** The calls told of one wait, for its two lines. */
+interface WaitGroup {
+  readonly cause: string;
+  readonly at: number;
+  readonly first: Waiter;
+  ms: number;
+  calls: number;
+  waiting: number;
+  went: number;
+  logged: boolean;
+}
+
+/**
+ * A queue's info lines: the calls queued behind one wait (a window's reset, the turns of a shared
+ * key, the store's answer) share one line when it starts, saying how many wait, and one when they
+ * go; a call that waits alone keeps its line naming it. Each call's `onWait` (the observer, the
+ * wait metric) is told at once, per call.
+ */
+export class WaitLines {
+  readonly #log: Log | undefined;
+  readonly #groups = new Map<string, WaitGroup>();
+
+  constructor(log: Log | undefined) {
+    this.#log = log;
+  }
+
+  /** Tells a waiter of its wait; the line waits for {@link flush}, so one line counts a batch. */
+  tell(waiter: Waiter, ms: number, cause: string): void {
+    waiter.notified = true;
+    waiter.until = Date.now() + ms;
+    waiter.options.onWait?.(ms, cause);
+    this.leave(waiter, false);
+    if (ms < LOGGED_WAIT_MS) return;
+    let group = this.#groups.get(cause);
+    if (!group) {
+      const at = Date.now();
+      group = { cause, at, first: waiter, ms, calls: 0, waiting: 0, went: 0, logged: false };
+      this.#groups.set(cause, group);
+    }
+    if (!group.logged) group.ms = Math.max(group.ms, ms);
+    group.calls++;
+    group.waiting++;
+    waiter.group = group;
+  }
+
+  /** Logs the start of each wait told since the last flush. */
+  flush(): void {
+    for (const group of this.#groups.values()) {
+      if (group.logged) continue;
+      group.logged = true;
+      const { target, redact = String } = group.first.options;
+      this.#log?.info(
+        `waiting ${Math.round(group.ms / 1000)} s ${group.calls > 1 ? `for the rate-limit window (${group.cause}; ${group.calls} calls queued)` : `(${group.cause}) before ${redact(`${target.method} ${target.url}`)}`}`,
+      );
+    }
+  }
+
+  /** A told waiter leaves its wait, `sent` or not: the last one's leaving ends its group. */
+  leave(waiter: Waiter, sent: boolean): void {
+    const { group } = waiter;
+    if (!group) return;
+    waiter.group = undefined;
+    if (sent) group.went++;
+    if (--group.waiting > 0) return;
+    this.#groups.delete(group.cause);
+    if (group.calls > 1 && group.went > 0) {
+      this.#log?.info(
+        `waited ${Math.round((Date.now() - group.at) / 1000)} s for the rate-limit window (${group.cause}): ${group.went} queued calls go`,
+      );
+    }
+  }
 }
 
 /**
@@ -102,6 +196,7 @@ export interface Waiter {
  * window carries, it sends at once. docs/architecture.md ("Pacing") works examples.
  */
 export class Throttle implements Pacer {
+  readonly #lines: WaitLines;
   /** What the server last said the window allows; undefined while no window is known. */
   #remaining: number | undefined;
   /** When the known window refills, in ms since the epoch. */
@@ -125,6 +220,22 @@ export class Throttle implements Pacer {
   #markAt = 0;
   #markSeen = 0;
   /**
+   * This client's own sends, counted per {@link RATE_SPAN_MS}: the current span's (from
+   * `#spanAt`) and the one before, so its recent rate is demand as the others' is.
+   */
+  #spanAt = 0;
+  #spanSent = 0;
+  #lastSpanSent = 0;
+  /**
+   * Whether a whole rate span has measured the others in the known window, and what this client
+   * sent since its first answer there, of the budget it may send before ({@link PROBE_FLOOR}).
+   */
+  #measured = false;
+  /** This client's part of the last window's spending, for the next one's budget. */
+  #lastShare = 1;
+  #probeSent = 0;
+  #probeBudget = Infinity;
+  /**
    * Whether others were spending the last window this client knew while calls waited here: the
    * next window then starts slow again.
    */
@@ -132,6 +243,9 @@ export class Throttle implements Pacer {
   /** Waiting calls in arrival order, from `#head` on; settled ones are skipped. */
   #queue: Waiter[] = [];
   #head = 0;
+  /** Waiting calls before this index have been told about their paced turn from `#toldAt`. */
+  #toldUpTo = 0;
+  #toldAt = 0;
   /** The reset every waiting call has been judged against (cap, deadline, onWait). */
   #judgedResetAt = 0;
   /** When a client sharing its key sends next, and the time between its paced sends. */
@@ -141,6 +255,11 @@ export class Throttle implements Pacer {
   #wakeAt = Infinity;
   #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #deadlineTimerAt = Infinity;
+
+  /** `log`: where the queue's waits are told (none: told to each call's `onWait` only). */
+  constructor(log?: Log) {
+    this.#lines = new WaitLines(log);
+  }
 
   /**
    * Resolves when the call may be sent. Rejects with the signal's reason when it aborts, with an
@@ -179,7 +298,7 @@ export class Throttle implements Pacer {
       }
       // Paced: its turn comes after the calls ahead of it, one spacing apart, or at the reset,
       // when the next window tells.
-      if (this.#pressed(now)) {
+      if (this.#paced(now)) {
         const turn = Math.max(0, this.#nextAt - now) + (this.#size() - 1) * this.#spacing;
         this.#tell(waiter, Math.min(turn, this.#resetAt - now));
       }
@@ -202,10 +321,17 @@ export class Throttle implements Pacer {
     const info = parseRateLimit(headers);
     if (info) {
       const resetAt = info.reset.getTime();
-      if (resetAt > this.#resetAt || this.#remaining === undefined) {
+      const known = this.#remaining;
+      // A reset read from a delta moves with the rounding and the latency: within that, the same
+      // window unless its count rose beyond what this client's answers overtaking each other
+      // explain (the window refilled).
+      const near = known !== undefined && Math.abs(resetAt - this.#resetAt) <= SAME_WINDOW_MS;
+      const refilled = near && info.remaining > known + this.#inFlight + 1;
+      if (known === undefined || (near ? refilled : resetAt > this.#resetAt)) {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it spent before this answer is history.
-        const live = this.#othersLive || (this.#remaining !== undefined && this.#seen > 0);
+        const live = this.#othersLive || (known !== undefined && this.#seen > 0);
+        if (known !== undefined) this.#lastShare = this.#share();
         this.#othersLive = false;
         this.#resetAt = resetAt;
         this.#remaining = info.remaining;
@@ -218,11 +344,19 @@ export class Throttle implements Pacer {
         if (live) this.#window = 1;
         this.#markAt = Date.now();
         this.#markSeen = 0;
-      } else if (resetAt === this.#resetAt) {
-        // Answers overtake each other: the lowest count is the latest.
-        this.#remaining = Math.min(this.#remaining, info.remaining);
+        this.#measured = false;
+        this.#nextAt = 0;
+        this.#probeSent = 0;
+        // Others spent the window before: at most this client's part of it then.
+        this.#probeBudget = live
+          ? info.remaining * Math.min(this.#lastShare, 1 / 2)
+          : Math.max(info.remaining / 2, Math.min(PROBE_FLOOR, info.limit / 4));
+      } else if (near) {
+        // Answers overtake each other: the lowest count is the latest; the latest reset is safe.
+        this.#remaining = Math.min(known, info.remaining);
+        this.#resetAt = Math.max(this.#resetAt, resetAt);
       }
-      if (resetAt === this.#resetAt) {
+      if (this.#resetAt - resetAt <= SAME_WINDOW_MS) {
         this.#counted++;
         this.#measure(Date.now());
       }
@@ -234,6 +368,8 @@ export class Throttle implements Pacer {
   /** Frees the place of a request that got no answer with headers. */
   release(): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
+    // A measuring request that got no answer measured nothing.
+    if (this.#nextAt === Infinity) this.#nextAt = 0;
     this.#drain();
   }
 
@@ -246,6 +382,7 @@ export class Throttle implements Pacer {
     if (this.#remaining !== undefined && Date.now() >= this.#resetAt) {
       // Others who spent the window while calls were waiting here spend the next one too.
       this.#othersLive = this.#seen > 0 && (this.#size() > 0 || this.#inFlight > 0);
+      this.#lastShare = this.#share();
       this.#remaining = undefined;
       this.#window = 1;
       this.#counted = 0;
@@ -261,7 +398,25 @@ export class Throttle implements Pacer {
     // Once others were seen spending the window, never more in flight than this client's share:
     // a moment without their answers is no proof they stopped (a stalled process).
     if (this.#inFlight >= Math.ceil(remaining * this.#share())) return false;
-    return now >= this.#nextAt || !this.#pressed(now);
+    return now >= this.#nextAt || !this.#paced(now);
+  }
+
+  /** True while sends are spaced: the window is shared, or its first span is not measured yet. */
+  #paced(now: number): boolean {
+    return this.#probing(now) || this.#pressed(now);
+  }
+
+  /**
+   * True while this client has spent its budget in the known window before a rate span has
+   * measured the others: until the span ends, and then until the answer of one more request.
+   */
+  #probing(now: number): boolean {
+    return (
+      this.#remaining !== undefined &&
+      !this.#measured &&
+      this.#probeSent >= this.#probeBudget &&
+      (now < this.#markAt + RATE_SPAN_MS || this.#inFlight > 0)
+    );
   }
 
   /**
@@ -284,7 +439,12 @@ export class Throttle implements Pacer {
     const more = this.#seen - this.#markSeen;
     const elapsed = now - this.#markAt;
     if (elapsed >= RATE_SPAN_MS) {
+      this.#measured = true;
       this.#rate = more / elapsed;
+      if (this.#nextAt === Infinity) {
+        this.#nextAt = now;
+        if (this.#pressed(now)) this.#space(now);
+      }
       this.#markAt = now;
       this.#markSeen = this.#seen;
     } else if (more > 0) {
@@ -299,35 +459,72 @@ export class Throttle implements Pacer {
   }
 
   /**
-   * True while the window must be shared: the others' live demand, as a rate projected to the
-   * reset, and the calls waiting here would spend what is left before it.
+   * True while the window must be shared: the others' live demand and this client's own (the
+   * calls waiting here, and the rate it has been sending at: a loop of awaited calls never has
+   * more than one waiting), each projected to the reset, would spend what is left before it.
    */
   #pressed(now: number): boolean {
     if (this.#rate === 0 || this.#remaining === undefined) return false;
-    const projected = this.#rate * (this.#resetAt - now);
-    return projected + Math.max(1, this.#size()) > this.#remaining - this.#inFlight;
+    const left = this.#resetAt - now;
+    return this.#rate * left + this.#demand(now, left) > this.#remaining - this.#inFlight;
+  }
+
+  /** This client's demand until the reset `left` ms away: its queue and its recent rate. */
+  #demand(now: number, left: number): number {
+    const spans = Math.floor((now - this.#spanAt) / RATE_SPAN_MS);
+    if (spans > 0) {
+      this.#lastSpanSent = spans === 1 ? this.#spanSent : 0;
+      this.#spanSent = 0;
+      this.#spanAt += spans * RATE_SPAN_MS;
+    }
+    // The span before counts for the part of it still within the last RATE_SPAN_MS.
+    const recent = this.#lastSpanSent * (1 - (now - this.#spanAt) / RATE_SPAN_MS) + this.#spanSent;
+    return Math.max(1, this.#size()) + (recent / RATE_SPAN_MS) * Math.max(0, left);
   }
 
   /**
    * Takes a place. A client that shares its key spreads its part of what is left evenly over
    * the time left, so the others' answers keep telling it what the server counted: sent in one
-   * burst, several clients' calls would all be counted before any of them heard.
+   * burst, several clients' calls would all be counted before any of them heard. Its part leaves
+   * the others their projected demand, and at least half of what is left is its own when it
+   * needs it (max-min fairness between this client and the rest).
    */
   #take(now: number): void {
+    this.#demand(now, 0);
+    this.#spanSent++;
     this.#inFlight++;
-    if (!this.#pressed(now)) return;
-    const part = Math.max(1, ((this.#remaining ?? 0) - this.#inFlight) * this.#share());
-    // At most a rate span apart: only an answer can tell that the others have stopped (and a
-    // reset an hour away spreads nothing over the hour).
-    this.#spacing = Math.min(Math.max(0, this.#resetAt - now) / part, RATE_SPAN_MS);
+    if (this.#remaining !== undefined) this.#probeSent++;
+    if (this.#probing(now)) {
+      this.#spacing = 0;
+      // Past the span, this request measures: the next waits for its answer (#measure).
+      this.#nextAt = now < this.#markAt + RATE_SPAN_MS ? this.#markAt + RATE_SPAN_MS : Infinity;
+      return;
+    }
+    if (this.#pressed(now)) this.#space(now);
+  }
+
+  /** Spaces the next send: this client's part of what is left, over the time left. */
+  #space(now: number): void {
+    const left = Math.max(0, this.#resetAt - now);
+    // Shares of the whole window since this client's first answer in it: the others' (what they
+    // spent, and their rate to the reset) and its own (what it sent, and its demand to the reset).
+    const capacity = this.#firstRemaining + 1;
+    const own = this.#counted + this.#inFlight;
+    const fair = Math.max(
+      capacity - this.#seen - this.#rate * left,
+      Math.min(own + this.#demand(now, left), capacity / 2),
+    );
+    const part = fair - own;
+    // Its share spent, it waits for the reset. Otherwise at most a rate span apart: only an
+    // answer can tell that the others have stopped (and a reset an hour away spreads nothing
+    // over the hour).
+    this.#spacing = part < 1 ? left : Math.min(left / part, RATE_SPAN_MS);
     this.#nextAt = now + this.#spacing;
   }
 
   /** Tells a waiter, once, that it waits about `ms` for its turn on a shared key. */
   #tell(waiter: Waiter, ms: number): void {
-    if (waiter.notified || ms <= 0) return;
-    waiter.notified = true;
-    waiter.options.onWait?.(ms, SHARED_CAUSE);
+    if (ms > 0 && !told(waiter, ms)) this.#lines.tell(waiter, ms, SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */
@@ -341,7 +538,7 @@ export class Throttle implements Pacer {
    */
   #judge(waiter: Waiter, now: number): boolean {
     if (waiter.settled) return false;
-    const { target, deadline, onWait } = waiter.options;
+    const { target, deadline } = waiter.options;
     if (deadline !== undefined && now >= deadline) {
       this.#settle(waiter, timeoutError(target, 0));
       return false;
@@ -365,10 +562,7 @@ export class Throttle implements Pacer {
       this.#settle(waiter, timeoutError(target, ms));
       return false;
     }
-    if (!waiter.notified) {
-      waiter.notified = true;
-      onWait?.(ms, WAIT_CAUSE);
-    }
+    if (!told(waiter, ms)) this.#lines.tell(waiter, ms, WAIT_CAUSE);
     return true;
   }
 
@@ -376,12 +570,19 @@ export class Throttle implements Pacer {
     if (waiter.settled) return;
     waiter.settled = true;
     if (waiter.abort) aborts.leave(waiter.options.signal!, waiter as Follower);
+    this.#lines.leave(waiter, error === undefined);
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }
 
-  /** Lets waiting calls go, in order, while the window allows; arms the reset timer otherwise. */
+  /** Lets waiting calls go, and logs the waits it told. */
   #drain(): void {
+    this.#letGo();
+    this.#lines.flush();
+  }
+
+  /** Lets waiting calls go, in order, while the window allows; arms the reset timer otherwise. */
+  #letGo(): void {
     this.#expireWindow();
     const now = Date.now();
     while (this.#size() > 0) {
@@ -411,8 +612,20 @@ export class Throttle implements Pacer {
     }
     if (this.#remaining === undefined) return; // the answer in flight will tell
     // The reset, or sooner the next paced send: one timer, moved earlier when need be.
-    const paced = this.#nextAt > now && this.#pressed(now);
-    if (paced) this.#tell(this.#queue[this.#head] as Waiter, this.#nextAt - now);
+    const paced = this.#nextAt > now && this.#paced(now);
+    if (paced) {
+      // Every call waiting is told about when its turn comes: again when it moved later.
+      const turn = Math.min(this.#nextAt, this.#resetAt);
+      if (turn >= this.#toldAt + LOGGED_WAIT_MS) {
+        this.#toldAt = turn;
+        this.#toldUpTo = 0;
+      }
+      for (let index = Math.max(this.#head, this.#toldUpTo); index < this.#queue.length; index++) {
+        const turn = this.#nextAt + (index - this.#head) * this.#spacing;
+        this.#tell(this.#queue[index] as Waiter, Math.min(turn, this.#resetAt) - now);
+      }
+      this.#toldUpTo = this.#queue.length;
+    }
     const wakeAt = paced ? Math.min(this.#nextAt, this.#resetAt) : this.#resetAt;
     if (this.#wakeTimer !== undefined && this.#wakeAt <= wakeAt) return;
     clearTimeout(this.#wakeTimer);
@@ -433,10 +646,12 @@ export class Throttle implements Pacer {
     }
     if (this.#head === this.#queue.length) {
       this.#queue = [];
+      this.#toldUpTo = 0;
       this.#head = 0;
       this.#clearTimers();
     } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
+      this.#toldUpTo = 0;
       this.#head = 0;
     }
   }
@@ -458,6 +673,7 @@ export class Throttle implements Pacer {
           }
         }
         this.#compact();
+        this.#lines.flush();
         if (next !== Infinity && this.#size() > 0) this.#armDeadline(next);
       },
       // Every timer within the cap: a deadline further away is checked again when this one fires.
@@ -473,6 +689,15 @@ export class Throttle implements Pacer {
     this.#deadlineTimer = undefined;
     this.#deadlineTimerAt = Infinity;
   }
+}
+
+/**
+ * Whether a waiter already knows of a wait of `ms` from now: it was told, of one that ends no
+ * more than a logged wait's length sooner (a wait that grew, from a paced turn to a reset, is
+ * told again).
+ */
+export function told(waiter: Waiter, ms: number): boolean {
+  return waiter.notified && Date.now() + ms < (waiter.until ?? 0) + LOGGED_WAIT_MS;
 }
 
 /** The error of a call whose wait for the rate limit would pass its deadline. */

@@ -66,6 +66,27 @@ describe('every wait is told: instrumentation, hook and info line', () => {
     expect(Date.now()).toBe(resetAt);
   });
 
+  it("a spent window's line names the call through the call's redaction: its own credential too", async () => {
+    useFakeClock();
+    const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
+    const { lines, logger } = waitRecorder();
+    // A token of no known shape (an OAuth access token): only the call knows it is a secret.
+    const token = 'opaque7Token9Value3Without5Shape';
+    const send = testTransport({
+      rateLimit: 'auto',
+      logger,
+      logLevel: 'info',
+      apiKey: () => token,
+    });
+    await settle(send(USERS));
+    service.spend(100);
+    await settle(send(USERS, { maxRetries: 0 }));
+    await settle(send({ ...USERS, query: { echo: token } }));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[employee-recognition\] waiting 60 s .* before GET /);
+    expect(lines[0]).not.toContain(token);
+  });
+
   it("a paced wait: the key's live use is shared", async () => {
     useFakeClock();
     const service = sharedWindow(server, { limit: 100, windowMs: 60_000 });
@@ -188,5 +209,33 @@ describe('every wait is told: instrumentation, hook and info line', () => {
     await settle(testTransport({ logger, logLevel: 'info' })(USERS, undefined, observer));
     expect(waits).toEqual([{ kind: 'retry', ms: 0, cause: 'Retry-After' }]);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('calls queued behind one wait share its lines', () => {
+  it('two processes with 150 queued calls each: one line when a wait starts and one when it ends, per process; onWait and the metric per call', async () => {
+    useFakeClock();
+    const service = sharedWindow(server, { limit: 100, windowMs: 20_000, latencyMs: 5 });
+    const processes = [waitRecorder(), waitRecorder()];
+    const calls = processes.flatMap(({ observer, logger }) => {
+      const send = testTransport({ rateLimit: 'auto', logger, logLevel: 'info', maxRetries: 5 });
+      return Array.from({ length: 150 }, () => send(USERS, undefined, observer));
+    });
+    const outcomes = await settle(Promise.all(calls));
+    expect(outcomes.error).toBeUndefined();
+    expect(service.counts.ok).toBe(300);
+    for (const { waits, lines } of processes) {
+      const told = waits.filter((wait) => wait.kind === 'rate limit' && wait.ms >= 1000);
+      // Each call that waited was told (the span, the metric); the log has a pair per wait.
+      expect(told.length).toBeGreaterThan(100);
+      const starts = lines.filter((line) => line.startsWith(`${PREFIX}waiting `));
+      const ends = lines.filter((line) => line.startsWith(`${PREFIX}waited `));
+      expect(starts.length).toBeGreaterThan(0);
+      expect(ends.length).toBeLessThanOrEqual(starts.length);
+      expect(lines.length).toBe(starts.length + ends.length);
+      // Three windows: at most a wait for each of the two resets and its turns, each two lines.
+      expect(lines.length).toBeLessThanOrEqual(8);
+      expect(starts.join('\n')).toMatch(/calls queued\)/);
+    }
   });
 });

@@ -236,6 +236,10 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(reserved).toHaveLength(3);
     expect(lines).toEqual([
       expect.stringMatching(/^warn /),
+      // The local queue tells its wait in the client's log, as the store's waits are told.
+      expect.stringMatching(
+        /^info \[employee-recognition\] waiting 10 s \(rate limit: X-RateLimit-Reset\) before GET /,
+      ),
       'info [employee-recognition] The pacing store answers again: pacing is shared again.',
     ]);
   });

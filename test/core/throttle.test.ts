@@ -319,7 +319,10 @@ describe('Throttle', () => {
       }),
     );
     expect(vi.getTimerCount()).toBeLessThanOrEqual(2);
-    // After the reset one call goes, then one more in flight per answer: 1, 2, 4… at once.
+    // After the reset one call goes, then one more in flight per answer: 1, 2, 4… at once, half
+    // of what its first answer left; the rest once a rate span has shown that no one else spends it.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(done).toBe(1 + 5000);
     await vi.advanceTimersByTimeAsync(1000);
     await Promise.all(calls);
     expect(done).toBe(10_000);
@@ -419,26 +422,27 @@ describe("rateLimit: 'auto' on a key with history and live use", () => {
     });
     await vi.runAllTimersAsync();
     await Promise.all(jobs);
-    // The paced waits are told, and each wait of a second or more has its info line.
+    // The paced waits are told to each call; the log has a line for each wait of a second or
+    // more, shared by the calls queued behind it (a start, and an end when several waited).
     const told = recorders.flatMap(({ waits }) => waits);
     expect(
       told.filter((wait) => wait.cause === "rate limit: the key's live use is shared"),
     ).not.toEqual([]);
     for (const { waits, lines } of recorders) {
-      expect(lines.map((line) => line.replace(/\) .*/, ')'))).toEqual(
-        waits
-          .filter((wait) => wait.ms >= 1000)
-          .map(
-            (wait) =>
-              `[employee-recognition] waiting ${Math.round(wait.ms / 1000)} s (${wait.cause})`,
-          ),
-      );
+      const long = waits.filter((wait) => wait.ms >= 1000);
+      expect(lines.length > 0).toBe(long.length > 0);
+      expect(lines.length).toBeLessThanOrEqual(2 * long.length);
+      for (const line of lines) {
+        expect(line).toMatch(
+          /^\[employee-recognition\] (waiting \d+ s \((rate limit: [^)]*)\) before GET |waiting \d+ s for the rate-limit window \(rate limit: [^;]*; \d+ calls queued\)$|waited \d+ s for the rate-limit window \(rate limit: [^)]*\): \d+ queued calls go$)/,
+        );
+      }
     }
     expect(failures).toEqual([]);
     expect(service.counts.ok).toBe(120);
     expect(service.counts.limited).toBeLessThanOrEqual(0.05 * (120 + service.counts.limited));
     // The window arithmetic: 120 requests are three windows of 40, the last sent at its start.
-    expect(Math.max(...finished)).toBeLessThanOrEqual(1.5 * 8000);
+    expect(Math.max(...finished)).toBeLessThanOrEqual(1.4 * 8000);
     expect(vi.getTimerCount()).toBe(0);
   });
 });
