@@ -41,6 +41,11 @@ export interface NewField {
 export interface RecordCheck {
   differences: RecordDifference[];
   newFields: NewField[];
+  /**
+   * The differences that are an enumeration value the SDK does not know: the SDK reads every
+   * enumeration as open (contract §3), so a call still succeeds; the checks report them as notes.
+   */
+  unknownValues: RecordDifference[];
 }
 
 type Schema = z.core.$ZodType;
@@ -91,8 +96,9 @@ export function answersWithRecords(operation: string): operation is OperationNam
  */
 export function checkRecords(operation: string, body: unknown): RecordCheck {
   const schema = answersWithRecords(operation) ? ANSWERS[operation] : undefined;
-  if (!schema) return { differences: [], newFields: [] };
+  if (!schema) return { differences: [], newFields: [], unknownValues: [] };
   const differences = new Map<string, RecordDifference>();
+  const unknownValues = new Map<string, RecordDifference>();
   const result = z.safeParse(schema, body, { reportInput: true });
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -100,7 +106,9 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
       if (!differences.has(path) && differences.size < MAX_FINDINGS) {
         const assumption = recordAssumption(operation, path);
         const problem = problemOf(issue, isNullable(schema, issue.path));
-        differences.set(path, { operation, path, problem, assumption });
+        const difference = { operation, path, problem, assumption };
+        differences.set(path, difference);
+        if (problem.includes(UNKNOWN_VALUE)) unknownValues.set(path, difference);
       }
     }
   }
@@ -111,7 +119,11 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
       newFields.set(key, { operation, path: key, type: typeOf(value) });
     }
   });
-  return { differences: [...differences.values()], newFields: [...newFields.values()] };
+  return {
+    differences: [...differences.values()],
+    newFields: [...newFields.values()],
+    unknownValues: [...unknownValues.values()],
+  };
 }
 
 /** Calls `found` with the path and value of every field of `value` that `schema` does not declare. */
@@ -186,4 +198,95 @@ function problemOf(issue: z.core.$ZodIssue, nullable: boolean): string {
 
 function article(type: string): string {
   return type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** What the records check of the doctor and of `traffic check` found, before it is worded. */
+export interface RecordFindings extends RecordCheck {
+  /** Answers the SDK cannot read at all, each as `operation: ErrorClass (message)`. */
+  failing: string[];
+}
+
+export const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count} ${count === 1 ? one : many}`;
+
+/**
+ * The `records` check of what was found: `fail` when a call fails on an answer (the judge's
+ * verdict) or a field differs from the SDK's types (what `validateResponses: 'strict'` refuses);
+ * `warn` for an enumeration value the SDK does not know (it reads enumerations as open); `ok`
+ * otherwise. A missing field beside a new one of the same type is named as a likely rename.
+ */
+export function recordsCheck(
+  found: RecordFindings,
+  details: Record<string, unknown>,
+  assumption: string,
+  /** What matched, for the `ok` summary: `6 record types match`. */
+  matched: string,
+  /** What the `ok` summary ends with: what was not sampled. */
+  tail = '',
+): {
+  status: 'ok' | 'warn' | 'fail';
+  summary: string;
+  fix?: string;
+  assumption: string;
+  details: Record<string, unknown>;
+  id: 'records';
+} {
+  const { failing, newFields, unknownValues } = found;
+  const common = { id: 'records' as const, assumption, details };
+  if (failing.length > 0) {
+    return {
+      ...common,
+      status: 'fail',
+      summary: `the SDK cannot read ${failing.length === 1 ? 'an answer' : plural(failing.length, 'answer')}: ${failing.slice(0, 3).join('; ')}`,
+      fix: 'Every call of these operations fails with that error: report the answer (docs/doctor.md, “Reporting a difference”); meanwhile read them with client.get().',
+    };
+  }
+  const differences = found.differences.filter((each) => !unknownValues.includes(each));
+  const renames = new Map<string, string>();
+  for (const difference of differences) {
+    if (!difference.problem.startsWith('is missing')) continue;
+    const parent = difference.path.replace(/\.[^.]*$/, '');
+    const renamed = newFields.find(
+      (field) =>
+        field.operation === difference.operation &&
+        field.path.replace(/\.[^.]*$/, '') === parent &&
+        difference.problem.includes(` ${field.type}`),
+    );
+    if (renamed) renames.set(difference.path, renamed.path.slice(parent.length + 1));
+  }
+  const named = (list: RecordDifference[]) =>
+    list
+      .slice(0, 3)
+      .map(
+        (each) =>
+          `${each.operation} ${each.path} ${each.problem}${renames.has(each.path) ? ` (likely renamed to ${renames.get(each.path)})` : ''}`,
+      )
+      .join('; ') + (list.length > 3 ? '; …' : '');
+  const fresh = newFields.length
+    ? `; ${plural(newFields.length, 'new field')}: ${newFields
+        .slice(0, 4)
+        .map((each) => `${each.operation} ${each.path}`)
+        .join(', ')}${newFields.length > 4 ? ', …' : ''}`
+    : '';
+  if (differences.length > 0) {
+    return {
+      ...common,
+      status: 'fail',
+      summary: `${plural(differences.length, 'field')} differ${differences.length === 1 ? 's' : ''} from the SDK's types: ${named(differences)}${fresh}`,
+      fix: "Calls succeed with validateResponses: 'warn' (the default), which logs each difference once, and fail with InvalidResponseError under 'strict'. Code that reads these fields gets another type than the SDK declares: read them defensively, and report the difference (docs/doctor.md, “Reporting a difference”).",
+    };
+  }
+  if (unknownValues.length > 0) {
+    return {
+      ...common,
+      status: 'warn',
+      summary: `${plural(unknownValues.length, 'field')} ${unknownValues.length === 1 ? 'holds' : 'hold'} an enumeration value the SDK does not know: ${named(unknownValues)}${fresh}`,
+      fix: 'The SDK reads enumerations as open: calls succeed and the value comes as sent. Code that switches on these fields needs a default branch.',
+    };
+  }
+  return {
+    ...common,
+    status: 'ok',
+    summary: `${matched} the SDK's types${fresh}${tail}`,
+  };
 }

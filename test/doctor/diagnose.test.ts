@@ -325,11 +325,27 @@ describe('diagnose in each dialect of the mock', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('Link pagination: a known variant', async () => {
+  it('Link paging beside a pagination object: a known variant, named as Link paging', async () => {
     const report = await run({ pagination: 'link' });
     const check = report.checks.find((each) => each.id === 'pagination')!;
-    expect(check).toMatchObject({ status: 'ok', details: { link: true } });
+    expect(check).toMatchObject({ status: 'ok', details: { link: true, mode: 'link' } });
+    expect(check.summary).toMatch(/^Link paging/);
     expect(report.ok).toBe(true);
+  });
+
+  it('Link paging without a pagination object fails, as the SDK’s own list call does', async () => {
+    const server = await mock({ dialect: { pagination: 'link-only' } });
+    const client = clientOf(server);
+    // The SDK's verdict, which the doctor must repeat.
+    await expect(client.recognitions.list({ limit: 1 })).rejects.toThrow(/pagination/);
+    const report = await diagnose(client, { credential: server.api.testKey, env: {} });
+    const check = report.checks.find((each) => each.id === 'pagination')!;
+    expect(check).toMatchObject({ status: 'fail', details: { link: true } });
+    expect(check.summary).toContain('a Link header with rel="next", but no pagination object');
+    expect(check.summary).toContain('InvalidResponseError');
+    // Reported once, by the pagination check: the records themselves are readable.
+    expect(report.checks.find((each) => each.id === 'records')!.status).toBe('ok');
+    expect(report.ok).toBe(false);
   });
 
   it('a service clock 10 minutes behind: clock fails, naming timestamp_too_old', async () => {

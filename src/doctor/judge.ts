@@ -1,0 +1,204 @@
+/**
+ * The one judge of an answer, for the live doctor (diagnose()) and `traffic check`: it hands the
+ * answer to the SDK itself, a Client whose fetch gives back that answer, and calls the operation
+ * as an app would, a list to the end of its pages. So its verdict is the SDK's own reading (the
+ * envelope, the pagination, the validation and the header parsing the Client runs), never a copy
+ * of it: an answer fails exactly when the call, or its `for await` to the end, rejects.
+ */
+import type { Client } from '../client.js';
+import type { OperationName } from '../contract.js';
+import { ApiError, EmployeeRecognitionError, InvalidResponseError } from '../core/errors.js';
+import { checkRecords, type RecordCheck } from './records.js';
+
+/** One recorded or probed answer, as the judge reads it. */
+export interface Answer {
+  /** The HTTP status: an answer with none (0) is not judged. */
+  status: number;
+  /** The answer's headers. */
+  headers: Headers;
+  /** The body's bytes or text, as received (decoded from base64 by the HAR reader). */
+  body: string | Uint8Array | undefined;
+}
+
+/** How a list leads on from a page, as the SDK follows it. */
+export type Paging = 'link' | 'cursor' | 'page' | 'last';
+
+/** The error body's form, as the SDK read it: `other` leaves the error its status's code only. */
+export type ErrorShape = 'contract' | 'problem+json' | 'other';
+
+/** What the SDK makes of one answer. */
+export interface Judgement {
+  operation: OperationName;
+  status: number;
+  /**
+   * For a 2xx answer: the error its call (or the `for await` paging on from it) rejects with, or
+   * undefined when the SDK reads it. For an error answer: the error every call gets from it.
+   */
+  error:
+    | {
+        name: string;
+        message: string;
+        code: string | undefined;
+        /** Of an InvalidResponseError: the paths at fault, such as `pagination`. */
+        paths: string[];
+      }
+    | undefined;
+  /** Of an error answer: the form its body was read in. */
+  errorShape: ErrorShape | undefined;
+  /** Of a list's 2xx answer the SDK read: how it pages on (a `Link` first, as the SDK follows). */
+  paging: Paging | undefined;
+  /**
+   * Of a 2xx answer: its records strictly against the SDK's schemas (what
+   * `validateResponses: 'strict'` refuses, and the default `'warn'` logs), new fields beside.
+   */
+  records: RecordCheck | undefined;
+}
+
+/** The bodies the SDK sends with the writes it is asked to judge: valid, so nothing fails locally. */
+const RECOGNITION = {
+  recipient_id: '00000000-0000-4000-8000-000000000000',
+  message: 'doctor',
+};
+const WEBHOOK = { url: 'https://receiver.invalid/doctor', events: ['*' as const] };
+const ID = 'judged';
+
+/** How an app calls each operation; a list is read to its end. */
+const CALLS: Record<OperationName, (client: Client, page: number | undefined) => Promise<unknown>> =
+  {
+    'recognitions.list': (client, page) => drain(client.recognitions.list({ page })),
+    'recognitions.get': (client) => client.recognitions.get(ID),
+    'recognitions.create': (client) => client.recognitions.create(RECOGNITION),
+    'recognitions.delete': (client) => client.recognitions.delete(ID),
+    'users.list': (client, page) => drain(client.users.list({ page })),
+    'users.get': (client) => client.users.get(ID),
+    'rewards.list': (client, page) => drain(client.rewards.list({ page })),
+    'rewards.get': (client) => client.rewards.get(ID),
+    'teams.list': (client, page) => drain(client.teams.list({ page })),
+    'teams.get': (client) => client.teams.get(ID),
+    'webhooks.list': (client) => client.webhooks.list(),
+    'webhooks.get': (client) => client.webhooks.get(ID),
+    'webhooks.create': (client) => client.webhooks.create(WEBHOOK),
+    'webhooks.update': (client) => client.webhooks.update(ID, { enabled: false }),
+    'webhooks.delete': (client) => client.webhooks.delete(ID),
+    'budgets.list': (client) => client.budgets.list(),
+    'budgets.get': (client) => client.budgets.get(ID),
+    'analytics.summary': (client) => client.analytics.summary(),
+  };
+
+/** The page that ends any list: where the judged answer leads, the SDK finds the list's end. */
+const LAST_PAGE = '{"data":[],"pagination":{"page":1,"total_pages":1,"next_cursor":null}}';
+
+interface PagedList {
+  then: PromiseLike<Pageable>['then'];
+}
+interface Pageable extends AsyncIterable<unknown> {
+  pagination: unknown;
+  nextPageLink(): string | undefined;
+  nextPageParams(): unknown;
+}
+
+/** Reads a list as `for await` does, and says how its first page leads on. */
+async function drain(list: PagedList): Promise<Paging> {
+  const first = await list;
+  const paging: Paging = first.nextPageLink()
+    ? 'link'
+    : first.nextPageParams() === null
+      ? 'last'
+      : typeof (first.pagination as { next_cursor?: unknown }).next_cursor === 'string'
+        ? 'cursor'
+        : 'page';
+  for await (const _record of first) {
+    // Each record is read as an app would; the next page is the list's end.
+  }
+  return paging;
+}
+
+/**
+ * What the SDK makes of `answer` to `operation`, asked of `client` itself (its validation and
+ * paging), with nothing sent: the answer comes from a fetch of the judge's, and the request to
+ * any next page gets an empty last page. `url` is the request's, for the base URL a `Link` must
+ * lie below; `page` the page number the request asked for, if any (page mode). Never rejects.
+ */
+export async function judge(
+  client: Client,
+  operation: OperationName,
+  url: string,
+  answer: Answer,
+  page?: number,
+): Promise<Judgement> {
+  let answered = false;
+  const fetch = async () => {
+    if (answered)
+      return new Response(LAST_PAGE, { headers: { 'content-type': 'application/json' } });
+    answered = true;
+    // A Response may carry no body with these statuses.
+    const empty = answer.status === 204 || answer.status === 304 || answer.body === undefined;
+    return new Response(empty ? null : (answer.body as BodyInit), {
+      status: answer.status,
+      headers: answer.headers,
+    });
+  };
+  const replay = client.withOptions({
+    baseUrl: baseUrlOf(url, client.baseUrl),
+    fetch,
+    maxRetries: 0,
+    rateLimit: 'off',
+    validateResponses: 'warn',
+    logLevel: 'off',
+    hooks: {},
+    instrumentation: undefined,
+  });
+  const ok = answer.status >= 200 && answer.status < 300;
+  const judgement: Judgement = {
+    operation,
+    status: answer.status,
+    error: undefined,
+    errorShape: undefined,
+    paging: undefined,
+    records: undefined,
+  };
+  try {
+    const paging = await CALLS[operation](replay, page);
+    if (typeof paging === 'string') judgement.paging = paging as Paging;
+  } catch (error) {
+    const failure =
+      error instanceof EmployeeRecognitionError
+        ? error
+        : new EmployeeRecognitionError(String(error));
+    judgement.error = {
+      name: failure.name,
+      message: failure.message,
+      code: failure instanceof ApiError ? failure.code : undefined,
+      paths:
+        failure instanceof InvalidResponseError ? failure.issues.map((issue) => issue.path) : [],
+    };
+    if (failure instanceof ApiError && !ok) judgement.errorShape = errorShapeOf(failure);
+  }
+  if (ok) judgement.records = checkRecords(operation, parsed(answer.body));
+  return judgement;
+}
+
+/**
+ * The form of an error body as the SDK read it: RFC 9457 leaves a `type`; the SDK's own body a
+ * code and message of its own; anything else only the status's code and the body's text.
+ */
+function errorShapeOf(error: ApiError): ErrorShape {
+  if (error.type !== undefined) return 'problem+json';
+  return error instanceof InvalidResponseError || error.message.startsWith(`${error.status}`)
+    ? 'other'
+    : 'contract';
+}
+
+/** The base URL of a request to the API: what precedes `/v1/` in its URL, else the client's. */
+function baseUrlOf(url: string, fallback: string): string {
+  const at = url.indexOf('/v1/');
+  return at > 0 && /^https?:\/\//.test(url) ? url.slice(0, at) : fallback;
+}
+
+function parsed(body: Answer['body']): unknown {
+  try {
+    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body));
+  } catch {
+    return undefined;
+  }
+}
