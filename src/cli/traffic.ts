@@ -9,7 +9,15 @@ import type {
 } from '@employee-recognition/sdk/doctor';
 import { HEADER_DEPRECATION, HEADER_REQUEST_ID, HEADER_SUNSET } from '../contract.js';
 import { ENUM_FIELDS, personalFieldsOf } from '../resources/fields.js';
-import { type Har, type HarEntry, harHeader, operationOf, parseJson } from '../testing/har.js';
+import {
+  type Har,
+  type HarEntry,
+  HarError,
+  harHeader,
+  operationOf,
+  parseHar,
+  parseJson,
+} from '../testing/har.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
 /** `employee-recognition traffic`: drift between the service's answers and the SDK's, in HAR recordings. */
@@ -117,7 +125,10 @@ export async function recorderFor(file: string | undefined): Promise<Recorder | 
   return createRecorder({ file });
 }
 
-/** A HAR file's JSON; anything else is a usage error naming the file. */
+/**
+ * A HAR file through the one reader (src/testing/har.ts), a recorder's `.partial` included; what
+ * the reader says of it goes to stderr. Anything else is a usage error naming the file.
+ */
 async function readHar(path: string): Promise<Har> {
   let text: string;
   try {
@@ -125,11 +136,14 @@ async function readHar(path: string): Promise<Har> {
   } catch (error) {
     throw new UsageError(`Cannot read ${path}: ${describe(error)}`);
   }
-  const har = parseJson(text) as Har | undefined;
-  if (!Array.isArray(har?.log?.entries)) {
-    throw new UsageError(`${path} is not a HAR file: it has no log.entries.`);
+  try {
+    const { har, notes } = parseHar(text, path);
+    for (const note of notes) process.stderr.write(`${note}\n`);
+    return har;
+  } catch (error) {
+    if (error instanceof HarError) throw new UsageError(error.message);
+    throw error;
   }
-  return har;
 }
 
 /** The shape of the answers to one operation (and status) across a recording. */

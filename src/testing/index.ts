@@ -9,7 +9,17 @@ export type { RateLimitTier, Scope } from '../contract.js';
 export type { MockKey } from './auth.js';
 export type { MockDialect, MockRecordType } from './dialect.js';
 export type { FailOptions, FaultRoute, FaultTimes, MockFaults } from './faults.js';
-export type { Har, HarEntry, HarNameValue, HarPostData } from './har.js';
+export {
+  type Har,
+  type HarEntry,
+  HarError,
+  type HarNameValue,
+  type HarPostData,
+  type HarProblem,
+  type HarText,
+  parseHar,
+  readHar,
+} from './har.js';
 export { createMockApi, type MockApi, type MockFetch } from './mock-api.js';
 export type { MockIssuedToken, MockOAuth, MockOAuthClient, MockOAuthOptions } from './oauth.js';
 export { DEFAULT_REFERENCE_DATE, type MockApiOptions, type MockDeprecation } from './options.js';

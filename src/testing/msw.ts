@@ -9,7 +9,7 @@
  */
 import { type HttpHandler, http } from 'msw';
 import { API_VERSION_PREFIX, oauthMetadataUrl } from '../contract.js';
-import type { Har } from './har.js';
+import { type Har, readHar } from './har.js';
 import { type MockApi, createMockApi as createPlainMockApi, OPENAPI_PATH } from './mock-api.js';
 import type { MockApiOptions } from './options.js';
 import { createReplayer, type ReplayOptions } from './replay.js';
@@ -50,12 +50,11 @@ export function createHandlers(api: MockApi): HttpHandler[] {
  * none goes on to the network. Recorded rate-limit headers and `Retry-After` replay as recorded,
  * absolute times (`Date`, `X-RateLimit-Reset`) moved by the time since the recording.
  */
-export function fromRecording(har: Har, options: ReplayOptions = {}): HttpHandler[] {
-  const origins = [
-    ...new Set((har?.log?.entries ?? []).map((entry) => new URL(entry.request.url).origin)),
-  ];
+export function fromRecording(input: Har, options: ReplayOptions = {}): HttpHandler[] {
+  const har = readHar(input);
+  const origins = [...new Set(har.log.entries.map((entry) => new URL(entry.request.url).origin))];
   // The mock answers at the API's origin: the one whose paths carry the version prefix.
-  const apiOrigin = har?.log?.entries?.find((entry) =>
+  const apiOrigin = har.log.entries.find((entry) =>
     new URL(entry.request.url).pathname.startsWith(`${API_VERSION_PREFIX}/`),
   )?.request.url;
   const fallback =

@@ -5,7 +5,14 @@
 // through to the network, waits each entry's recorded time for real, and loads msw, which
 // startMockServer must not.
 import { HEADER_REQUEST_ID, HEADER_RATE_LIMIT_RESET, HEADER_RETRY_AFTER } from '../contract.js';
-import { type Har, type HarEntry, operationOf, parseJson } from './har.js';
+import {
+  decodeBase64Bytes,
+  type Har,
+  type HarEntry,
+  operationOf,
+  parseJson,
+  readHar,
+} from './har.js';
 import { REDACTED } from './redact.js';
 
 /** How a recording is replayed. */
@@ -66,11 +73,9 @@ export interface ReplayerOptions {
 }
 
 /** A replay of `har`. */
-export function createReplayer(har: Har, options: ReplayerOptions = {}): Replayer {
+export function createReplayer(input: Har, options: ReplayerOptions = {}): Replayer {
   const { fallback, now = Date.now } = options;
-  if (!Array.isArray(har?.log?.entries)) {
-    throw new TypeError('replay: expected a HAR object, { log: { entries: [...] } }');
-  }
+  const har = readHar(input);
   const recorded: Recorded[] = har.log.entries.map((entry, index) => {
     const url = new URL(entry.request.url);
     const postData = entry.request.postData;
@@ -255,7 +260,7 @@ function toResponse(entry: HarEntry, now: number, rebase: (text: string) => stri
     text === undefined || [101, 204, 205, 304].includes(response.status)
       ? null
       : encoding === 'base64'
-        ? Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
+        ? decodeBase64Bytes(text)!
         : rebase(text);
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

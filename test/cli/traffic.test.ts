@@ -117,7 +117,9 @@ describe('employee-recognition traffic diff', () => {
   it('refuses what is not a HAR file as bad usage', async () => {
     const file = join(dir, 'not.har');
     writeFileSync(file, '{"log":{}}');
-    await expect(traffic.run(['diff', file, file])).rejects.toThrow(/not a HAR file/);
+    await expect(traffic.run(['diff', file, file])).rejects.toThrow(
+      /not\.har is not a HAR 1\.2 document: log\.entries is missing/,
+    );
     await expect(traffic.run(['diff', file])).rejects.toThrow(/two files/);
     await expect(traffic.run(['compare', file, file])).rejects.toThrow(/Unknown subcommand/);
   });

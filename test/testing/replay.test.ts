@@ -198,11 +198,13 @@ describe('a replay that is not a HAR', () => {
     const port = Number(new URL(probe.url).port);
     await probe.close();
     await expect(startMockServer({ replay: { log: {} } as never, port })).rejects.toThrow(
-      /replay: expected a HAR object/,
+      /The recording is not a HAR 1\.2 document: log\.entries is missing/,
     );
     // The port is free again: the refused server closed.
     const again = await startMockServer({ port });
     await again.close();
-    expect(() => fromRecording(null as never)).toThrow(/replay: expected a HAR object/);
+    expect(() => fromRecording(null as never)).toThrow(
+      /The recording is not a HAR 1\.2 document: the document is null/,
+    );
   });
 });
