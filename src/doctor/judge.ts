@@ -138,8 +138,7 @@ export async function judge(
       headers: answer.headers,
     });
   };
-  const replay = client.withOptions({
-    baseUrl: baseUrlOf(url, client.baseUrl),
+  const overrides = {
     fetch,
     maxRetries: 0,
     rateLimit: 'off',
@@ -147,7 +146,14 @@ export async function judge(
     logLevel: 'off',
     hooks: {},
     instrumentation: undefined,
-  });
+  } as const;
+  let replay: Client;
+  try {
+    replay = client.withOptions({ ...overrides, baseUrl: baseUrlOf(url) });
+  } catch {
+    // A URL no client could be made for (user info in it): the client's own base URL.
+    replay = client.withOptions(overrides);
+  }
   const ok = answer.status >= 200 && answer.status < 300;
   const judgement: Judgement = {
     operation,
@@ -189,16 +195,45 @@ function errorShapeOf(error: ApiError): ErrorShape {
     : 'contract';
 }
 
-/** The base URL of a request to the API: what precedes `/v1/` in its URL, else the client's. */
-function baseUrlOf(url: string, fallback: string): string {
-  const at = url.indexOf('/v1/');
-  return at > 0 && /^https?:\/\//.test(url) ? url.slice(0, at) : fallback;
+/** The base URL of a request to the API: what precedes `/v1/` in its URL. */
+function baseUrlOf(url: string): string {
+  return url.slice(0, url.indexOf('/v1/'));
 }
 
-function parsed(body: Answer['body']): unknown {
+/** A body's JSON, or undefined when it is none or nests too deep to walk. */
+export function parsed(body: Answer['body']): unknown {
+  if (body === undefined) return undefined;
+  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+  if (nestsTooDeep(text)) return undefined;
   try {
-    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * How deep a file's JSON may nest where the doctor and `traffic` walk or re-serialize it: far
+ * beyond any answer of the API, and far below what exhausts the stack (a body 50,000 deep).
+ */
+export const MAX_NESTING = 256;
+
+/**
+ * Whether JSON text nests deeper than {@link MAX_NESTING}: one pass over the text, brackets in
+ * strings left out, so no recursion ever sees a body that deep.
+ */
+export function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > MAX_NESTING) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
 }

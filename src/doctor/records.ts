@@ -290,3 +290,50 @@ export function recordsCheck(
     summary: `${matched} the SDK's types${fresh}${tail}`,
   };
 }
+
+/**
+ * The SDK's schema of the field at `path` of `operation`'s answer (`data[].role`, a list's items
+ * as `[]`), and whether the field may be absent; undefined where the SDK declares no such field.
+ */
+function fieldAt(
+  operation: string,
+  path: string,
+): { schema: Schema; optional: boolean } | undefined {
+  let part: Schema | undefined = answersWithRecords(operation) ? ANSWERS[operation] : undefined;
+  let optional = false;
+  for (const step of path.split('.')) {
+    const [key, ...items] = step.split('[]');
+    for (const name of [key!, ...items.map(() => 0)]) {
+      if (name === '') continue;
+      let def = part?._zod.def as z.core.$ZodTypes['_zod']['def'] | undefined;
+      while (def?.type === 'optional' || def?.type === 'nullable') {
+        def = def.innerType._zod.def as z.core.$ZodTypes['_zod']['def'];
+      }
+      part =
+        def?.type === 'array' && name === 0
+          ? def.element
+          : def?.type === 'object' && typeof name === 'string' && Object.hasOwn(def.shape, name)
+            ? (def.shape[name] as Schema)
+            : undefined;
+      if (!part) return undefined;
+      optional = part._zod.optin === 'optional';
+    }
+  }
+  return part && { schema: part, optional };
+}
+
+/**
+ * Whether the SDK's schema takes `value` at `path` of `operation`'s answer (a known enumeration
+ * value, a null where null is allowed): true or false, or undefined for a field the SDK does not
+ * declare (it reads nothing there).
+ */
+export function fieldAccepts(operation: string, path: string, value: unknown): boolean | undefined {
+  const field = fieldAt(operation, path);
+  return field && z.safeParse(field.schema, value).success;
+}
+
+/** Whether the SDK declares the field at `path` of `operation`'s answer as always present. */
+export function fieldRequired(operation: string, path: string): boolean {
+  const field = fieldAt(operation, path);
+  return field !== undefined && !field.optional;
+}
