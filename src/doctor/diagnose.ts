@@ -900,7 +900,7 @@ class Run {
    * along with any copy the replay made, whatever failed in between.
    */
   async #writeChecks(): Promise<WriteOutcome> {
-    const unaffordable = this.#unaffordable(5);
+    const unaffordable = this.#unaffordable(6);
     if (unaffordable) {
       return {
         scope: undefined,
@@ -916,7 +916,6 @@ class Run {
     };
     const key = `doctor-${marker}`;
     const created = new Set<string>();
-    let lost = false;
     try {
       const first = await this.#probe('webhooks.create', (client) =>
         client.webhooks.create(params, this.#callOptions({ idempotencyKey: key })),
@@ -924,7 +923,6 @@ class Run {
       const firstData = (first.data as { data?: { id?: unknown; secret?: unknown } } | undefined)
         ?.data;
       if (typeof firstData?.id === 'string') created.add(firstData.id);
-      else if (!first.exchange) lost = true;
       if (first.exchange?.status === 403) {
         return {
           scope: 'missing',
@@ -1001,15 +999,15 @@ class Run {
         },
       };
     } finally {
-      // The clean-up: never left behind, whatever failed above. An answer that never came may
-      // still have created the webhook: it is found by its unique URL.
-      if (lost) {
-        const listed = await this.#probe('webhooks.list', (client) =>
-          client.webhooks.list(this.#callOptions()),
-        );
-        for (const webhook of listed.data?.data ?? []) {
-          if (webhook.url === params.url) created.add(webhook.id);
-        }
+      // The clean-up: never left behind, whatever failed above. Any answer that never came (the
+      // first create's, the replay's) may still have made a webhook: every one is found by the
+      // unique URL they were all created with, beside the ids the answers gave.
+      this.#operation = 'webhooks.list';
+      const listed = await this.#client.webhooks
+        .list(this.#callOptions())
+        .catch(() => undefined);
+      for (const webhook of listed?.data ?? []) {
+        if (webhook.url === params.url) created.add(webhook.id);
       }
       for (const id of created) {
         this.#operation = 'webhooks.delete';
