@@ -355,8 +355,15 @@ function privacyCheck(har: Har): DoctorCheck {
   const redactor = createRedactor();
   const findings: string[] = [];
   har.log.entries.forEach((entry, index) => {
-    const text = JSON.stringify(entry);
-    if (nestsTooDeep(text)) {
+    let text: string;
+    try {
+      text = JSON.stringify(entry);
+    } catch {
+      // A field of its own (`_…`) nested past what the stack holds.
+      text = '['.repeat(MAX_NESTING + 1);
+    }
+    const bodies = [entry.request.postData?.text, entry.response.content.text];
+    if (nestsTooDeep(text) || bodies.some((body) => body !== undefined && nestsTooDeep(body))) {
       findings.push(`entry ${index} (nested deeper than ${MAX_NESTING}: not checked)`);
       return;
     }

@@ -130,6 +130,60 @@ describe('employee-recognition traffic diff', () => {
   });
 });
 
+describe('traffic: a malformed or empty file is bad usage (exit 2), with a message, never a stack trace or exit 0', () => {
+  const write = (name: string, content: unknown) => {
+    const file = join(dir, name);
+    writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return file;
+  };
+  const log = (entries: unknown[]) => ({ log: { version: '1.2', creator: {}, entries } });
+
+  it('an entry without response, or a header name that is a number: entry and field named, counted', async () => {
+    const good = await record('good');
+    const entries = (JSON.parse(readFileSync(good, 'utf8')) as Har).log.entries;
+    const noResponse = write('no-response.har', log([{ ...entries[0], response: undefined }]));
+    await expect(traffic.run(['check', noResponse])).rejects.toThrow(
+      /entry 0, response is missing.*\(1 problem in 1 entry\)/,
+    );
+    const numbered = structuredClone(entries);
+    (numbered[1]!.response.headers[0] as { name: unknown }).name = 42;
+    (numbered[2]!.response.headers[0] as { value: unknown }).value = 7;
+    const badHeaders = write('bad-headers.har', log(numbered));
+    await expect(traffic.run(['diff', good, badHeaders])).rejects.toThrow(
+      /entry 1, response\.headers\[0\]\.name is number.*\(2 problems in 2 entries\)/,
+    );
+  });
+
+  it('non-JSON and truncated files are told apart', async () => {
+    const good = readFileSync(await record('whole'), 'utf8');
+    await expect(traffic.run(['check', write('text.har', 'hello')])).rejects.toThrow(/not JSON/);
+    await expect(
+      traffic.run(['check', write('cut.har', good.slice(0, good.length / 2))]),
+    ).rejects.toThrow(/ends early/);
+  });
+
+  it('nothing to check or compare: a recording without an answer of the API', async () => {
+    const empty = write('empty.har', log([]));
+    await expect(traffic.run(['check', empty])).rejects.toThrow(
+      /empty\.har holds no answer of the API \(0 entries\): nothing to check/,
+    );
+    await expect(traffic.run(['diff', await record('old'), empty])).rejects.toThrow(
+      /empty\.har holds no answer of the API: nothing to compare/,
+    );
+  });
+
+  it('a partial new recording: the operations it lacks named as drift, exit 1', async () => {
+    const old = await record('full');
+    const har = JSON.parse(readFileSync(old, 'utf8')) as Har;
+    har.log.entries = har.log.entries.slice(0, 1);
+    const partial = write('partial.har', har);
+    expect(await traffic.run(['diff', old, partial])).toBe(1);
+    expect(stdout).toContain(
+      `Not in ${partial}: users.get, recognitions.list, budgets.list (recorded in ${old}: the new recording does not cover them)`,
+    );
+  });
+});
+
 describe('employee-recognition traffic check', () => {
   it("passes a recording of the kit's server, in the doctor's report", async () => {
     const file = await record('clean');
