@@ -463,7 +463,11 @@ class Run {
     return {
       id: 'scopes',
       status: 'ok',
-      summary: `granted ${granted.length} of ${SCOPES.length}${unchecked.length ? `; unchecked ${unchecked.join(', ')}` : ''}`,
+      summary: `granted ${granted.length} of ${SCOPES.length}${
+        unchecked.length
+          ? `; unchecked ${unchecked.map((scope) => `${scope} (${reasons[scope]})`).join(', ')}`
+          : ''
+      }`,
       assumption: ASSUMPTIONS.scopes,
       details,
     };
@@ -530,7 +534,7 @@ class Run {
       return {
         id: 'clock',
         status: 'fail',
-        summary: `this machine's clock is ${size} s ${direction} the service's: every webhook delivery is refused as ${code} (${WEBHOOK_HEADER_TIMESTAMP} beyond the ${WEBHOOK_TOLERANCE_SECONDS} s tolerance)`,
+        summary: `this machine's clock is ${size} s ${direction} the service's: every webhook delivery is refused (verifyWebhook throws WebhookVerificationError ${code}: ${WEBHOOK_HEADER_TIMESTAMP} beyond the ${WEBHOOK_TOLERANCE_SECONDS} s tolerance)`,
         fix: 'Synchronize this machine’s clock (NTP: timedatectl set-ntp true, or the platform’s time service).',
         assumption: ASSUMPTIONS.clock,
         details,
@@ -773,22 +777,34 @@ class Run {
       return {
         id: 'deprecations',
         status: 'ok',
-        summary: `no Deprecation or Sunset notice on ${this.#exchanges.length} answers`,
+        summary: `no Deprecation or Sunset notice on ${plural(this.#exchanges.length, 'answer')}`,
         assumption: ASSUMPTIONS.deprecations,
         details,
       };
     }
+    const now = this.#now();
     const list = notices
       .map(
         (each) =>
-          `${String(each.operation)}${each.sunsetAt ? ` (sunset ${String(each.sunsetAt)})` : ''}`,
+          `${String(each.operation)}${
+            each.sunsetAt
+              ? Date.parse(String(each.sunsetAt)) <= now
+                ? ` (its sunset passed on ${String(each.sunsetAt)})`
+                : ` (sunset ${String(each.sunsetAt)})`
+              : ''
+          }`,
       )
       .join(', ');
+    const links = notices.filter((each) => each.link);
     return {
       id: 'deprecations',
       status: retired ? 'fail' : 'warn',
       summary: `deprecated: ${list}`,
-      fix: 'Move off these operations before their sunset; the service’s page on each is in details.notices[].link.',
+      fix: `${
+        retired
+          ? 'A sunset has passed: those operations may stop answering at any time (a call then fails with the ApiError of the status the service gives, such as 410); move off them now.'
+          : 'Move off these operations before their sunset.'
+      }${links.length ? ` The service’s page: ${links.map((each) => `${String(each.operation)} ${String(each.link)}`).join(', ')}.` : ''}`,
       assumption: ASSUMPTIONS.deprecations,
       details,
     };
@@ -1003,9 +1019,7 @@ class Run {
       // first create's, the replay's) may still have made a webhook: every one is found by the
       // unique URL they were all created with, beside the ids the answers gave.
       this.#operation = 'webhooks.list';
-      const listed = await this.#client.webhooks
-        .list(this.#callOptions())
-        .catch(() => undefined);
+      const listed = await this.#client.webhooks.list(this.#callOptions()).catch(() => undefined);
       for (const webhook of listed?.data ?? []) {
         if (webhook.url === params.url) created.add(webhook.id);
       }
@@ -1055,7 +1069,7 @@ function connectionCheck(
     return {
       id: 'connection',
       status: 'fail',
-      summary: `${layers}HTTP: no answer (${first?.skipped ?? code})`,
+      summary: `${layers}HTTP: no answer (${first?.skipped ?? code}); every call fails with ApiConnectionError`,
       fix: 'Check the base URL and that the service is up; a proxy in the way shows in the runtime check.',
       details,
     };
@@ -1066,7 +1080,7 @@ function connectionCheck(
     return {
       id: 'connection',
       status: 'fail',
-      summary: `${layers}HTTP ${exchange.status} in ${exchange.durationMs} ms: the service is failing`,
+      summary: `${layers}HTTP ${exchange.status} in ${exchange.durationMs} ms: the service is failing; calls fail with ${exchange.status === 500 ? 'InternalServerError' : 'ApiError'} after their retries`,
       fix: 'The service (or a proxy before it) is down or failing: run again later, or ask its status page.',
       details,
     };
@@ -1098,7 +1112,7 @@ function credentialCheck(credential: KnownCredential, first: Probe, now: number)
     return {
       id: 'credential',
       status: 'fail',
-      summary: `refused (401): ${credential.label} the service does not accept`,
+      summary: `refused (401): ${credential.label} the service does not accept; every call fails with AuthenticationError`,
       fix: 'Check RECOGNITION_API_KEY (a live key goes with the live service, a test key with the test one), or the OAuth client; a revoked key needs a new one.',
       assumption: ASSUMPTIONS.credential,
       details,

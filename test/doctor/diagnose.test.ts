@@ -130,7 +130,7 @@ describe('diagnose names each difference in its check', () => {
     const clock = check(report, 'clock');
     expect(clock.status).toBe('fail');
     expect(clock.summary).toMatch(
-      /40\d s ahead of the service's: every webhook delivery is refused as timestamp_too_old/,
+      /40\d s ahead of the service's: every webhook delivery is refused \(verifyWebhook throws WebhookVerificationError timestamp_too_old/,
     );
     expect(clock.details.skewSeconds).toBeGreaterThanOrEqual(399);
     expect(report.ok).toBe(false);
@@ -146,6 +146,31 @@ describe('diagnose names each difference in its check', () => {
     expect(check(report, 'clock')).toMatchObject({ status: 'warn' });
     expect(check(report, 'clock').summary).toContain('behind');
     expect(report.ok).toBe(true);
+  });
+
+  it('a passed sunset fails, said as passed, the service’s page printed in the fix', async () => {
+    const server = await mock({
+      deprecations: {
+        'users.list': { sunsetAt: '2020-06-30', deprecationLink: 'https://docs.example/users-v2' },
+      },
+    });
+    const report = await diagnose(clientOf(server), { credential: server.api.testKey, env: {} });
+    const deprecations = check(report, 'deprecations');
+    expect(deprecations.status).toBe('fail');
+    expect(deprecations.summary).toBe(
+      'deprecated: users.list (its sunset passed on 2020-06-30T00:00:00.000Z)',
+    );
+    expect(deprecations.fix).toContain('A sunset has passed');
+    expect(deprecations.fix).toContain('users.list https://docs.example/users-v2');
+  });
+
+  it('unchecked scopes say why; a count of one is singular', async () => {
+    const server = await mock();
+    const report = await diagnose(clientOf(server), { credential: server.api.testKey, env: {} });
+    expect(check(report, 'scopes').summary).toMatch(
+      /unchecked recognitions:write \(never checked: it would create a recognition people see.*\), webhooks:write \(read-only run/,
+    );
+    expect(check(report, 'deprecations').summary).toMatch(/on \d+ answers$/);
   });
 
   it('a deprecation: every notice seen, with its dates', async () => {
