@@ -12,18 +12,21 @@ export const traffic: Command = {
        employee-recognition traffic diff <old.har> <new.har> [--json]
 
   traffic check <file.har>
-      Checks every recorded answer against the SDK's assumptions: each record against the SDK's
-      schemas (fields missing, retyped, unknown enumeration values; new fields listed), the
-      envelope of lists and single records, the error body, and the headers (x-request-id,
-      rate-limit headers, deprecation notices). Prints the doctor's report. Exits 0 when no
-      check failed, 1 when one did, 2 on bad usage or a file that is not a HAR.
+      Judges every recorded answer as the SDK reads it (a Client reads each, nothing is sent):
+      a check fails exactly when the SDK's call would, naming the error. The records against
+      the SDK's schemas (new fields listed, a likely rename named), the envelope and paging, the
+      error body, the headers (x-request-id, rate-limit headers, deprecation notices), and
+      whether the file can be shared (privacy, by the recording's redaction). Prints the
+      doctor's report. Exits 0 when no check failed, 1 when one did, 2 on bad usage, a file that
+      is not a HAR, or one with no answer of the API.
 
   traffic diff <old.har> <new.har>
-      Compares the shapes of the answers of two recordings (such as last week's and today's smoke
-session, recorded with createRecorder() or node --import @employee-recognition/sdk/record), by
-      operation, not their values: fields added, removed, retyped or become nullable, enumeration
-      values new to the second, headers that appeared or went. Exits 1 when the shapes differ, 0
-      when they match, 2 on bad usage or a file that is not a HAR.
+      Compares the shapes of the answers of two recordings (such as last week's and today's
+      smoke session) by operation, and judges each change against the SDK's schemas: an
+      operation missing from the new file, a field the SDK needs gone or retyped, a null its
+      schema does not allow, an enumeration value it does not know, a header it no longer reads
+      are drift; a change the SDK reads all the same is a note. Exits 1 on drift, 0 otherwise,
+      2 on bad usage, a file that is not a HAR, or a new file with nothing to compare.
 
 Recordings come from createRecorder() of @employee-recognition/sdk/testing, from
 node --import @employee-recognition/sdk/record, or from --record of api and doctor.
