@@ -1,6 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Recorder } from '@employee-recognition/sdk/testing';
-import type { DoctorReport, TrafficDiff } from '@employee-recognition/sdk/doctor';
+import type { DoctorReport } from '@employee-recognition/sdk/doctor';
+// The checks of recordings, bundled here rather than in the doctor entry: an app that imports
+// diagnose() carries none of them.
+import { checkTraffic, diffTraffic, type TrafficDiff } from '../doctor/traffic.js';
 import { type Har, HarError, parseHar } from '../testing/har.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
@@ -53,7 +56,7 @@ Examples:
     if (subcommand === 'check') {
       if (files.length !== 1) throw new UsageError('check takes one file: <file.har>.');
       const har = await readHar(files[0]!);
-      const checks = await doctor.checkTraffic(await judgeClient(), har);
+      const checks = await checkTraffic(await judgeClient(), har);
       if ((checks[0]!.details.operations as unknown[]).length === 0) {
         throw new UsageError(
           `${files[0]!} holds no answer of the API (${har.log.entries.length} ${har.log.entries.length === 1 ? 'entry' : 'entries'}): nothing to check.`,
@@ -73,7 +76,7 @@ Examples:
     const [before, after] = await Promise.all(files.map(readHar));
     let diff: TrafficDiff;
     try {
-      diff = await doctor.diffTraffic(await judgeClient(), before!, after!);
+      diff = await diffTraffic(await judgeClient(), before!, after!);
     } catch (error) {
       if (error instanceof RangeError) throw new UsageError(`${files[1]!} ${error.message}.`);
       throw error;

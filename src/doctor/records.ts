@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import type { OperationName } from '../contract.js';
 import { recordAssumption } from './assumptions.js';
+import type { DoctorCheck } from './report.js';
 import { analyticsSummarySchema } from '../resources/analytics.js';
 import { budgetSchema } from '../resources/budgets.js';
 import { recognitionSchema } from '../resources/recognitions.js';
@@ -209,58 +210,38 @@ export interface RecordFindings extends RecordCheck {
 export const plural = (count: number, one: string, many = `${one}s`) =>
   `${count} ${count === 1 ? one : many}`;
 
+const REPORT = 'report the difference (docs/doctor.md, “Reporting a difference”)';
+
 /**
  * The `records` check of what was found: `fail` when a call fails on an answer (the judge's
  * verdict) or a field differs from the SDK's types (what `validateResponses: 'strict'` refuses);
  * `warn` for an enumeration value the SDK does not know (it reads enumerations as open); `ok`
- * otherwise. A missing field beside a new one of the same type is named as a likely rename.
+ * otherwise, `matched` saying what matched. A missing field beside a new one of its type in the
+ * same record is named as a likely rename.
  */
 export function recordsCheck(
   found: RecordFindings,
   details: Record<string, unknown>,
   assumption: string,
-  /** What matched, for the `ok` summary: `6 record types match`. */
   matched: string,
-  /** What the `ok` summary ends with: what was not sampled. */
-  tail = '',
-): {
-  status: 'ok' | 'warn' | 'fail';
-  summary: string;
-  fix?: string;
-  assumption: string;
-  details: Record<string, unknown>;
-  id: 'records';
-} {
+): DoctorCheck {
   const { failing, newFields, unknownValues } = found;
-  const common = { id: 'records' as const, assumption, details };
-  if (failing.length > 0) {
-    return {
-      ...common,
-      status: 'fail',
-      summary: `the SDK cannot read ${failing.length === 1 ? 'an answer' : plural(failing.length, 'answer')}: ${failing.slice(0, 3).join('; ')}`,
-      fix: 'Every call of these operations fails with that error: report the answer (docs/doctor.md, “Reporting a difference”); meanwhile read them with client.get().',
-    };
-  }
   const differences = found.differences.filter((each) => !unknownValues.includes(each));
-  const renames = new Map<string, string>();
-  for (const difference of differences) {
-    if (!difference.problem.startsWith('is missing')) continue;
-    const parent = difference.path.replace(/\.[^.]*$/, '');
-    const renamed = newFields.find(
-      (field) =>
-        field.operation === difference.operation &&
-        field.path.replace(/\.[^.]*$/, '') === parent &&
-        difference.problem.includes(` ${field.type}`),
-    );
-    if (renamed) renames.set(difference.path, renamed.path.slice(parent.length + 1));
-  }
+  const parent = (path: string) => path.replace(/\.[^.]*$/, '');
   const named = (list: RecordDifference[]) =>
     list
       .slice(0, 3)
-      .map(
-        (each) =>
-          `${each.operation} ${each.path} ${each.problem}${renames.has(each.path) ? ` (likely renamed to ${renames.get(each.path)})` : ''}`,
-      )
+      .map((each) => {
+        const renamed = each.problem.startsWith('is missing')
+          ? newFields.find(
+              (field) =>
+                field.operation === each.operation &&
+                parent(field.path) === parent(each.path) &&
+                each.problem.endsWith(` ${field.type}`),
+            )
+          : undefined;
+        return `${each.operation} ${each.path} ${each.problem}${renamed ? ` (likely renamed to ${renamed.path.slice(parent(each.path).length + 1)})` : ''}`;
+      })
       .join('; ') + (list.length > 3 ? '; …' : '');
   const fresh = newFields.length
     ? `; ${plural(newFields.length, 'new field')}: ${newFields
@@ -268,27 +249,26 @@ export function recordsCheck(
         .map((each) => `${each.operation} ${each.path}`)
         .join(', ')}${newFields.length > 4 ? ', …' : ''}`
     : '';
-  if (differences.length > 0) {
-    return {
-      ...common,
-      status: 'fail',
-      summary: `${plural(differences.length, 'field')} differ${differences.length === 1 ? 's' : ''} from the SDK's types: ${named(differences)}${fresh}`,
-      fix: "Calls succeed with validateResponses: 'warn' (the default), which logs each difference once, and fail with InvalidResponseError under 'strict'. Code that reads these fields gets another type than the SDK declares: read them defensively, and report the difference (docs/doctor.md, “Reporting a difference”).",
-    };
-  }
-  if (unknownValues.length > 0) {
-    return {
-      ...common,
-      status: 'warn',
-      summary: `${plural(unknownValues.length, 'field')} ${unknownValues.length === 1 ? 'holds' : 'hold'} an enumeration value the SDK does not know: ${named(unknownValues)}${fresh}`,
-      fix: 'The SDK reads enumerations as open: calls succeed and the value comes as sent. Code that switches on these fields needs a default branch.',
-    };
-  }
-  return {
-    ...common,
-    status: 'ok',
-    summary: `${matched} the SDK's types${fresh}${tail}`,
-  };
+  const [status, summary, fix] = failing.length
+    ? [
+        'fail',
+        `the SDK cannot read ${plural(failing.length, 'answer')}: ${failing.slice(0, 3).join('; ')}`,
+        `Every call of these operations fails with that error: ${REPORT}; meanwhile read them with client.get().`,
+      ]
+    : differences.length
+      ? [
+          'fail',
+          `${plural(differences.length, 'field')} differ${differences.length === 1 ? 's' : ''} from the SDK's types: ${named(differences)}${fresh}`,
+          `Calls fail with InvalidResponseError under validateResponses: 'strict'; 'warn' (the default) returns the record and logs each once. Read these fields defensively, and ${REPORT}.`,
+        ]
+      : unknownValues.length
+        ? [
+            'warn',
+            `an enumeration value the SDK does not know: ${named(unknownValues)}${fresh}`,
+            'The SDK reads enumerations as open: calls succeed. Code that switches on these fields needs a default branch.',
+          ]
+        : ['ok', `${matched} the SDK's types${fresh}`, undefined];
+  return { id: 'records', status: status as 'ok', summary, fix, assumption, details };
 }
 
 /**

@@ -4,7 +4,8 @@
  * each false green, false red and misreading of issue 47 pinned.
  */
 import { Client } from '@employee-recognition/sdk';
-import { checkTraffic, diffTraffic, type DoctorCheck } from '@employee-recognition/sdk/doctor';
+import type { DoctorCheck } from '@employee-recognition/sdk/doctor';
+import { checkTraffic, diffTraffic } from '../../src/doctor/traffic.js';
 import { describe, expect, it } from 'vitest';
 import { type Har, readHar } from '../../src/testing/har.js';
 
