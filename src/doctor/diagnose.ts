@@ -690,25 +690,17 @@ class Run {
         fix: 'Tell the SDK’s maintainers the envelope the service sends (docs/doctor.md, “Reporting a difference”); meanwhile read lists with client.get() and page them yourself.',
       };
     }
-    if (judged.paging === 'page' && otherCursor) {
-      return {
-        ...common,
-        status: 'warn',
-        summary: `page mode: the SDK pages by pagination.page and total_pages; the cursor in pagination.${otherCursor} is not read`,
-        fix: 'Lists work while the service honours page numbers; tell the SDK’s maintainers the cursor field (docs/doctor.md, “Reporting a difference”).',
-      };
-    }
     return {
       ...common,
       status: 'ok',
       summary:
         judged.paging === 'link'
-          ? 'Link paging: the SDK follows the Link header’s rel="next" (RFC 8288, a standard variant it reads on the same origin)'
+          ? 'Link paging (RFC 8288): the SDK follows rel="next"'
           : judged.paging === 'cursor'
             ? 'cursor mode: pagination.next_cursor, with page and total_pages'
             : judged.paging === 'page'
-              ? 'page mode: pagination.page and total_pages (no next_cursor)'
-              : 'one page only: the sample list has no next page to follow',
+              ? `page mode: pagination.page and total_pages${otherCursor ? ` (${otherCursor} unread)` : ''}`
+              : 'one page only',
     };
   }
 
@@ -803,9 +795,9 @@ class Run {
       summary: `deprecated: ${list}`,
       fix: `${
         retired
-          ? 'A sunset has passed: those operations may stop answering at any time (a call then fails with the ApiError of the status the service gives, such as 410); move off them now.'
+          ? 'A sunset has passed: calls may fail at any time; move off now.'
           : 'Move off these operations before their sunset.'
-      }${links.length ? ` The service’s page: ${links.map((each) => `${String(each.operation)} ${String(each.link)}`).join(', ')}.` : ''}`,
+      }${links.map((each) => ` ${String(each.operation)}: ${String(each.link)}`).join('')}`,
       assumption: ASSUMPTIONS.deprecations,
       details,
     };
@@ -1070,7 +1062,7 @@ function connectionCheck(
     return {
       id: 'connection',
       status: 'fail',
-      summary: `${layers}HTTP: no answer (${first?.skipped ?? code}); every call fails with ApiConnectionError`,
+      summary: `${layers}HTTP: no answer (${first?.skipped ?? code}): calls get ApiConnectionError`,
       fix: 'Check the base URL and that the service is up; a proxy in the way shows in the runtime check.',
       details,
     };
@@ -1081,7 +1073,7 @@ function connectionCheck(
     return {
       id: 'connection',
       status: 'fail',
-      summary: `${layers}HTTP ${exchange.status} in ${exchange.durationMs} ms: the service is failing; calls fail with ${exchange.status === 500 ? 'InternalServerError' : 'ApiError'} after their retries`,
+      summary: `${layers}HTTP ${exchange.status} in ${exchange.durationMs} ms: the service is failing (calls get an ApiError)`,
       fix: 'The service (or a proxy before it) is down or failing: run again later, or ask its status page.',
       details,
     };
@@ -1113,7 +1105,7 @@ function credentialCheck(credential: KnownCredential, first: Probe, now: number)
     return {
       id: 'credential',
       status: 'fail',
-      summary: `refused (401): ${credential.label} the service does not accept; every call fails with AuthenticationError`,
+      summary: `refused (401): ${credential.label} the service does not accept (AuthenticationError)`,
       fix: 'Check RECOGNITION_API_KEY (a live key goes with the live service, a test key with the test one), or the OAuth client; a revoked key needs a new one.',
       assumption: ASSUMPTIONS.credential,
       details,

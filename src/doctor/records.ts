@@ -253,19 +253,19 @@ export function recordsCheck(
     ? [
         'fail',
         `the SDK cannot read ${plural(failing.length, 'answer')}: ${failing.slice(0, 3).join('; ')}`,
-        `Every call of these operations fails with that error: ${REPORT}; meanwhile read them with client.get().`,
+        `Calls fail with that error: ${REPORT}.`,
       ]
     : differences.length
       ? [
           'fail',
           `${plural(differences.length, 'field')} differ${differences.length === 1 ? 's' : ''} from the SDK's types: ${named(differences)}${fresh}`,
-          `Calls fail with InvalidResponseError under validateResponses: 'strict'; 'warn' (the default) returns the record and logs each once. Read these fields defensively, and ${REPORT}.`,
+          `Under validateResponses: 'strict' calls fail (InvalidResponseError); 'warn' logs each. Read these fields defensively; ${REPORT}.`,
         ]
       : unknownValues.length
         ? [
             'warn',
             `an enumeration value the SDK does not know: ${named(unknownValues)}${fresh}`,
-            'The SDK reads enumerations as open: calls succeed. Code that switches on these fields needs a default branch.',
+            'Calls succeed (enumerations are open): give a switch on them a default branch.',
           ]
         : ['ok', `${matched} the SDK's types${fresh}`, undefined];
   return { id: 'records', status: status as 'ok', summary, fix, assumption, details };

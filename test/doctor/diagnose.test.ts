@@ -161,7 +161,7 @@ describe('diagnose names each difference in its check', () => {
       'deprecated: users.list (its sunset passed on 2020-06-30T00:00:00.000Z)',
     );
     expect(deprecations.fix).toContain('A sunset has passed');
-    expect(deprecations.fix).toContain('users.list https://docs.example/users-v2');
+    expect(deprecations.fix).toContain('users.list: https://docs.example/users-v2');
   });
 
   it('unchecked scopes say why; a count of one is singular', async () => {
