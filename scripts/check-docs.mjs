@@ -13,6 +13,9 @@
 //   - HTML comments right before the fence (blank lines between are fine) give a block context:
 //       <!-- check: types-only -->          type-check, do not run (a receiver, a test file, a
 //                                           port that must stay open…); a reason may follow
+//       <!-- check: vitest -->              a test file: run by Vitest (`vitest run`, the
+//                                           repository's aliases) in a directory of its own, its
+//                                           setup first; no mock server is started for it
 //       <!-- setup: TypeScript code -->     code the reader does not see, placed before the
 //                                           block: imports and the values a fragment uses, e.g.
 //                                           <!-- setup: import { Client } from '@employee-recognition/sdk';
@@ -93,6 +96,7 @@ function isClosingFence(line, fence) {
 /** The `<!-- check: … -->` and `<!-- setup: … -->` comments right above line `fenceIndex`. */
 function directivesBefore(lines, fenceIndex) {
   let runnable = true;
+  let vitest = false;
   const setups = [];
   let setupLine;
   let i = fenceIndex - 1;
@@ -114,10 +118,9 @@ function directivesBefore(lines, fenceIndex) {
     const directive = /^(check|setup):\s*([\s\S]*)$/.exec(text);
     if (!directive) break;
     if (directive[1] === 'check') {
-      if (!/^types-only\b/.test(directive[2])) {
-        throw new Error(`line ${start + 1}: unknown directive "check: ${directive[2]}"`);
-      }
-      runnable = false;
+      if (/^vitest\b/.test(directive[2])) vitest = true;
+      else if (/^types-only\b/.test(directive[2])) runnable = false;
+      else throw new Error(`line ${start + 1}: unknown directive "check: ${directive[2]}"`);
     } else {
       setups.unshift(directive[2]);
       setupLine = start + 1;
@@ -127,7 +130,7 @@ function directivesBefore(lines, fenceIndex) {
   const setup = setups.join('\n');
   // A declared value has no value at run time.
   if (/(^|[\s;])declare\s/.test(setup)) runnable = false;
-  return { runnable, setup, setupLine };
+  return { runnable, vitest: vitest && runnable, setup, setupLine };
 }
 
 /**
@@ -331,6 +334,11 @@ try {
 }
 `;
 
+const VITEST = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+// A Vitest block runs with the repository's aliases (the package's name means src/), nothing else
+// of its configuration: its folder is the root, its file the only test.
+const VITEST_CONFIG = join(root, 'scripts', 'lib', 'vitest-docs.config.mjs');
+
 async function runBlocks(jobs, runner) {
   const { run } = await import('./lib/process.mjs');
   const results = new Map();
@@ -339,11 +347,21 @@ async function runBlocks(jobs, runner) {
   delete env.RECOGNITION_LOG;
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const result = await run(process.execPath, ['--import', 'tsx', runner, job.file], {
-        cwd: root,
-        env,
-        timeoutMs: RUN_TIMEOUT_MS,
-      });
+      const result = job.vitest
+        ? await run(
+            process.execPath,
+            [VITEST, 'run', '--config', VITEST_CONFIG, '--root', dirname(job.file)],
+            {
+              cwd: dirname(job.file),
+              env,
+              timeoutMs: RUN_TIMEOUT_MS,
+            },
+          )
+        : await run(process.execPath, ['--import', 'tsx', runner, job.file], {
+            cwd: root,
+            env,
+            timeoutMs: RUN_TIMEOUT_MS,
+          });
       results.set(job, result);
     }
   };
@@ -412,7 +430,9 @@ async function checkDocs(docsRoot, tmp, typesOnly) {
       const setupLines = setup ? setup.split('\n').length : 0;
       const stem = `${name.replace(/[\\/.]/g, '_')}_${block.line}`;
       const source = `${setup}${setup ? '\n' : ''}${block.code}\nexport {};\n`;
-      const path = join(tmp, `${stem}.ts`);
+      // A Vitest block in a folder of its own, which is its working directory.
+      const path = block.vitest ? join(tmp, stem, `${stem}.test.ts`) : join(tmp, `${stem}.ts`);
+      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, source);
       jobs.push({ ...block, name, file: path, setupLines });
     }

@@ -53,6 +53,11 @@ export const ENV_WEBHOOK_SECRET = 'RECOGNITION_WEBHOOK_SECRET';
 export const ENV_RECORD = 'RECOGNITION_RECORD';
 /** More addresses it records requests to, comma-separated, beside the base and auth URLs. */
 export const ENV_RECORD_URLS = 'RECOGNITION_RECORD_URLS';
+/**
+ * The product of the `User-Agent` the client sends in Node (`<product>/<version> node/<version>`):
+ * how the recording preload knows the SDK's requests among an app's.
+ */
+export const USER_AGENT_PRODUCT = 'employee-recognition-sdk-typescript';
 
 /** API keys: `rk_live_` or `rk_test_` then at least 24 alphanumerics (contract §2). */
 export const API_KEY_PATTERN = /^rk_(?:live|test)_[A-Za-z0-9]{24,}$/;

@@ -77,6 +77,8 @@ Examples:
     } catch (error) {
       // The path and the query are arguments: the client's refusal of one is bad usage.
       if (error instanceof ConfigurationError && ARGUMENTS.includes(error.option)) {
+        // Nothing was sent: a recording there was would stay as it was.
+        recorder?.discard();
         throw new UsageError(error.message);
       }
       return reportError(error);

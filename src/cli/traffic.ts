@@ -1,10 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import type { Recorder } from '@employee-recognition/sdk/testing';
+import { readFile } from 'node:fs/promises';
 import type { DoctorReport } from '@employee-recognition/sdk/doctor';
 // The checks of recordings, bundled here rather than in the doctor entry: an app that imports
 // diagnose() carries none of them.
 import { checkTraffic, diffTraffic, type TrafficDiff } from '../doctor/traffic.js';
 import { type Har, HarError, parseHar } from '../testing/har.js';
+import type { FileRecorder } from '../testing/recorder.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
 
 /** `employee-recognition traffic`: drift between the service's answers and the SDK's, in HAR recordings. */
@@ -111,18 +111,25 @@ export async function printReport(
 
 /**
  * The recorder of `--record <file>` (api, doctor): the command's calls, redacted, streamed to the
- * file, a HAR once closed; undefined without the option. A file that cannot be written is a
- * usage error before anything is sent.
+ * file's `.partial`, a HAR once closed; undefined without the option. Called once the command's
+ * arguments are checked; the file itself is replaced only when the recording is finished. A
+ * `.partial` that cannot be created safely is a usage error before anything is sent.
  */
-export async function recorderFor(file: string | undefined): Promise<Recorder | undefined> {
+export async function recorderFor(file: string | undefined): Promise<FileRecorder | undefined> {
   if (file === undefined) return undefined;
+  const [fs, { startRecorder }] = await Promise.all([
+    import('node:fs'),
+    import('../testing/recorder.js'),
+  ]);
   try {
-    await writeFile(file, '');
+    return startRecorder({
+      file,
+      fs,
+      say: (line) => process.stderr.write(`--record: ${line}\n`),
+    });
   } catch (error) {
     throw new UsageError(`--record: cannot write ${file}: ${describe(error)}`);
   }
-  const { createRecorder } = await import('@employee-recognition/sdk/testing');
-  return createRecorder({ file });
 }
 
 /**

@@ -7,11 +7,14 @@
  * URL (`RECOGNITION_BASE_URL`, else the service's) and to the authorization server
  * (`RECOGNITION_AUTH_URL`, else the service's), plus the addresses `RECOGNITION_RECORD_URLS`
  * lists (comma-separated: a base URL set in code, a token endpoint elsewhere). Other libraries'
- * requests, and their credentials, stay out of the file. Entries stream to the file; it is a HAR
- * once the process exits (docs/testing.md, "Recording real traffic").
+ * requests, and their credentials, stay out of the file; requests the SDK sent elsewhere are
+ * counted and named at exit. Entries stream to `<file>.partial`; the HAR is finished when the
+ * process exits, on `process.exit()`, and on SIGINT and SIGTERM (docs/testing.md, "Recording
+ * real traffic").
  *
  * @packageDocumentation
  */
+import * as fs from 'node:fs';
 import {
   DEFAULT_AUTH_URL,
   DEFAULT_BASE_URL,
@@ -21,13 +24,15 @@ import {
   ENV_RECORD_URLS,
 } from '../contract.js';
 import { readEnv } from '../internal/env.js';
-import { startRecorder } from '../testing/recorder.js';
+import { type FileRecorder, startRecorder } from '../testing/recorder.js';
+
+const say = (line: string) => process.stderr.write(`[employee-recognition] record: ${line}\n`);
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const file = readEnv(ENV_RECORD);
+let recorder: FileRecorder | undefined;
 if (file === undefined) {
-  process.stderr.write(
-    `[employee-recognition] record: ${ENV_RECORD} names no file, so nothing is recorded.\n`,
-  );
+  say(`${ENV_RECORD} names no file, so nothing is recorded.`);
 } else {
   const urls = [
     readEnv(ENV_BASE_URL) ?? DEFAULT_BASE_URL,
@@ -36,16 +41,57 @@ if (file === undefined) {
   ]
     .map((url) => url.trim())
     .filter(Boolean);
-  const recorder = startRecorder({ file, urls, fetch: globalThis.fetch.bind(globalThis) });
-  globalThis.fetch = recorder.fetch;
+  try {
+    // node:fs given: the `.partial` is created now, and the `exit` handler can finish the file.
+    recorder = startRecorder({ file, urls, fetch: globalThis.fetch.bind(globalThis), fs, say });
+  } catch (error) {
+    say(`cannot record to ${file}: ${describe(error)}`);
+  }
+}
+
+if (recorder) {
+  const active = recorder;
+  globalThis.fetch = active.fetch;
+  let reported = false;
+  // What the session holds, said once the file is finished: a recording that silently missed
+  // the app's calls is worse than none.
+  const report = (error?: unknown) => {
+    if (reported) return;
+    reported = true;
+    if (error !== undefined) return say(`cannot write ${file}: ${describe(error)}`);
+    const missed = [...active.unrecorded];
+    if (missed.length) {
+      const count = missed.reduce((sum, [, each]) => sum + each, 0);
+      say(
+        `the SDK sent ${count} request${count === 1 ? '' : 's'} to ${missed.map(([origin]) => origin).join(', ')}, not recorded: add ${missed.length === 1 ? 'it' : 'them'} to ${ENV_RECORD_URLS} (comma-separated), as for a baseUrl set in code.`,
+      );
+    }
+    if (active.recorded === 0) say(`warning: ${file} holds no entries: nothing was recorded.`);
+  };
+  const finishSync = () => {
+    try {
+      active.closeSync();
+      report();
+    } catch (error) {
+      report(error);
+    }
+  };
   // `beforeExit` when the event loop empties, so bodies still being read are waited for;
   // `exit` for process.exit(), where only synchronous work runs.
   process.once('beforeExit', () => {
-    recorder.close().catch((error: unknown) => {
-      process.stderr.write(
-        `[employee-recognition] record: cannot write ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-    });
+    active.close().then(() => report(), report);
   });
-  process.once('exit', () => recorder.closeSync());
+  process.once('exit', finishSync);
+  // A listener takes the signal's default (ending the process) away: when ours is the only one,
+  // the HAR is finished and the signal raised again, so the exit code stays 130 or 143; when the
+  // app listens too, shutdown is the app's, and `exit` finishes the file.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
+      finishSync();
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
 }

@@ -463,6 +463,18 @@ export function decodeBase64Bytes(text: string): Uint8Array<ArrayBuffer> | undef
   }
 }
 
+/** Bytes as base64, as a HAR's `content.encoding: "base64"` holds them. */
+export const toBase64 = (bytes: Uint8Array) => btoa(binaryString(bytes));
+
+/** A character a byte, in chunks: spreading a whole body at once would overflow the stack. */
+export function binaryString(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return binary;
+}
+
 /**
  * A HAR file's text read: a HAR document, or the `.partial` a recorder streams to (one entry per
  * line, as a killed process leaves it; a last line cut short is dropped, saying so). Text that

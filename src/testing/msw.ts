@@ -8,7 +8,14 @@
  * @packageDocumentation
  */
 import { type HttpHandler, http } from 'msw';
-import { API_VERSION_PREFIX, oauthMetadataUrl } from '../contract.js';
+import {
+  API_VERSION_PREFIX,
+  OAUTH_METADATA_PATH,
+  OAUTH_TOKEN_PATH,
+  oauthMetadataUrl,
+  USER_AGENT_PRODUCT,
+} from '../contract.js';
+import { ConfigurationError } from '../core/config.js';
 import { type Har, readHar } from './har.js';
 import { type MockApi, createMockApi as createPlainMockApi, OPENAPI_PATH } from './mock-api.js';
 import type { MockApiOptions } from './options.js';
@@ -42,17 +49,28 @@ export function createHandlers(api: MockApi): HttpHandler[] {
   ];
 }
 
+/** Options of {@link fromRecording}. */
+export interface RecordingHandlersOptions extends ReplayOptions {
+  /**
+   * Origins the test's client uses, each answered from the entries recorded at another:
+   * `{ 'http://localhost:4010': 'https://api.employee-recognition.example' }`. The recorded
+   * origin in those answers (links, an OAuth issuer) becomes the test's.
+   */
+  origins?: Readonly<Record<string, string>> | undefined;
+}
+
 /**
  * MSW handlers that replay a recording (`recorder.har()`, or a HAR file's JSON) at the origins it
- * was recorded from: each request gets the recorded answer of its method, path, query and body,
- * repeats in the recorded order. A request to those origins that was not recorded gets a 501
- * naming the nearest recorded one, or with `onUnrecorded: 'mock'` the stateful mock's answer;
- * none goes on to the network. Recorded rate-limit headers and `Retry-After` replay as recorded,
- * absolute times (`Date`, `X-RateLimit-Reset`) moved by the time since the recording.
+ * was recorded from, and those `origins` maps to them: each request gets the recorded answer of
+ * its method, path, query and body, repeats in the recorded order. A request to those origins
+ * that was not recorded gets a 501 naming the nearest recorded one, or with
+ * `onUnrecorded: 'mock'` the stateful mock's answer; an API request to another origin (the
+ * production one, by a client without `baseUrl`) a 501 naming the recorded origins. None goes on
+ * to the network. Recorded rate-limit headers and `Retry-After` replay as recorded, absolute
+ * times (`Date`, `X-RateLimit-Reset`) moved by the time since the recording.
  */
-export function fromRecording(input: Har, options: ReplayOptions = {}): HttpHandler[] {
+export function fromRecording(input: Har, options: RecordingHandlersOptions = {}): HttpHandler[] {
   const har = readHar(input);
-  const origins = [...new Set(har.log.entries.map((entry) => new URL(entry.request.url).origin))];
   // The mock answers at the API's origin: the one whose paths carry the version prefix.
   const apiOrigin = har.log.entries.find((entry) =>
     new URL(entry.request.url).pathname.startsWith(`${API_VERSION_PREFIX}/`),
@@ -61,8 +79,52 @@ export function fromRecording(input: Har, options: ReplayOptions = {}): HttpHand
     options.onUnrecorded === 'mock'
       ? createPlainMockApi(apiOrigin ? { baseUrl: new URL(apiOrigin).origin } : {}).handle
       : undefined;
-  const replayer = createReplayer(har, { fallback });
-  return origins.map((origin) =>
-    http.all(`${origin}/*`, ({ request }) => replayer.handle(request)),
+  const mapped = originsOption(options.origins);
+  const replayer = createReplayer(har, { fallback, origins: mapped });
+  for (const [origin, recorded] of Object.entries(mapped)) {
+    if (!replayer.origins.includes(recorded)) {
+      throw new ConfigurationError(
+        'origins',
+        `\`origins\` maps ${origin} to ${recorded}, which the recording does not hold: it holds ${replayer.origins.join(', ') || 'no origin'}.`,
+      );
+    }
+  }
+  const served = new Set([...replayer.origins, ...Object.keys(mapped)]);
+  return [
+    ...[...served].map((origin) =>
+      http.all(`${origin}/*`, ({ request }) => replayer.handle(request)),
+    ),
+    // Last, so a test's own handlers for other services come first: what is the SDK's elsewhere.
+    http.all('*', ({ request }) =>
+      isApiRequest(request) ? replayer.elsewhere(request) : undefined,
+    ),
+  ];
+}
+
+// The `origins` option as origins (a path or trailing slash given is not part of one).
+function originsOption(origins: Readonly<Record<string, string>> | undefined) {
+  const origin = (url: string) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      throw new ConfigurationError(
+        'origins',
+        `\`origins\` takes absolute URLs, not ${JSON.stringify(url)}.`,
+      );
+    }
+  };
+  return Object.fromEntries(
+    Object.entries(origins ?? {}).map(([from, to]) => [origin(from), origin(to)]),
+  );
+}
+
+// A request of the SDK: its user agent, or an API or authorization server path.
+function isApiRequest(request: Request): boolean {
+  const { pathname } = new URL(request.url);
+  return (
+    request.headers.get('user-agent')?.startsWith(`${USER_AGENT_PRODUCT}/`) === true ||
+    pathname.startsWith(`${API_VERSION_PREFIX}/`) ||
+    pathname === OAUTH_TOKEN_PATH ||
+    pathname.startsWith(OAUTH_METADATA_PATH)
   );
 }

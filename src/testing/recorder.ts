@@ -2,9 +2,11 @@
 // what the wrapped fetch gave it, and writes each request and answer as a redacted HAR entry,
 // kept in memory or streamed to a file.
 import type * as NodeFs from 'node:fs';
+import { USER_AGENT_PRODUCT } from '../contract.js';
+import { EmployeeRecognitionError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import type { Har, HarEntry, HarNameValue } from './har.js';
-import { createRedactor, type RedactOptions } from './redact.js';
+import { bySendOrder, type Har, type HarEntry, type HarNameValue, toBase64 } from './har.js';
+import { createRedactor, createRenumbering, type RedactOptions } from './redact.js';
 
 /** Options of {@link createRecorder}. */
 export interface RecorderOptions {
@@ -43,10 +45,28 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-/** The recorder with what the preload needs beside it. */
+/** The recorder with what the preload and the CLI need beside it. */
 export interface FileRecorder extends Recorder {
   /** Finishes the file from an `exit` handler, where nothing can be awaited. */
   closeSync(): void;
+  /** Stops and removes the `.partial`, leaving the file as it was: nothing worth keeping was sent. */
+  discard(): void;
+  /** Entries recorded so far. */
+  readonly recorded: number;
+  /** Requests the SDK sent (by its user agent) that `urls` left out, by origin. */
+  readonly unrecorded: ReadonlyMap<string, number>;
+}
+
+/** {@link startRecorder}'s options: a recorder's, and how the preload and the CLI write files. */
+export interface StartOptions extends RecorderOptions {
+  /**
+   * node:fs, given by a caller that may finish the file synchronously (the preload's `exit`
+   * handler) or must know at once that it cannot be written (`--record`): the `.partial` is
+   * created now, and a refusal thrown.
+   */
+  fs?: typeof NodeFs | undefined;
+  /** Says what the recorder did on the caller's behalf, such as moving a stale `.partial` aside. */
+  say?: ((line: string) => void) | undefined;
 }
 
 type Fetch = typeof globalThis.fetch;
@@ -66,8 +86,8 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
   return startRecorder(options);
 }
 
-/** {@link createRecorder} with the `exit` handler's `closeSync` of the preload. */
-export function startRecorder(options: RecorderOptions = {}): FileRecorder {
+/** {@link createRecorder} with what the preload and the CLI need beside it. */
+export function startRecorder(options: StartOptions = {}): FileRecorder {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const maxEntries = options.maxEntries ?? DEFAULTS.maxEntries;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
@@ -80,7 +100,17 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
   const entries: HarEntry[] = [];
   const readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
   const inFlight = new Set<Promise<void>>();
-  const file = options.file === undefined ? undefined : createFileSink(options.file);
+  const file =
+    options.file === undefined
+      ? undefined
+      : createFileSink(
+          options.file,
+          options.say ?? ((line) => console.warn(`[employee-recognition] record: ${line}`)),
+          options.fs,
+        );
+  const unrecorded = new Map<string, number>();
+  let sent = 0;
+  let recorded = 0;
   let left = 0;
   let closed = false;
 
@@ -94,7 +124,8 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
         if (redacted === undefined) return;
         if (file) file.write(redacted);
         else if (entries.length < maxEntries) entries.push(redacted);
-        else left++;
+        else return void left++;
+        recorded++;
       } catch {
         failed++;
       }
@@ -137,7 +168,7 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
     return encodeBody(concat(chunks, Math.min(size, maxBodyBytes)), size, truncated, mimeType);
   };
 
-  const recorded: Fetch = async (input, init) => {
+  const recordingFetch: Fetch = async (input, init) => {
     const base = options.fetch ?? globalThis.fetch;
     let request: RequestFacts;
     try {
@@ -146,7 +177,15 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
       // What fetch itself refuses (bad headers): its own error, unrecorded.
       return base(input, init);
     }
+    if (!closed && !recordable(request.url, options.urls)) {
+      if (request.headers.get('user-agent')?.startsWith(`${USER_AGENT_PRODUCT}/`)) {
+        const { origin } = new URL(request.url);
+        unrecorded.set(origin, (unrecorded.get(origin) ?? 0) + 1);
+      }
+    }
     if (closed || !recordable(request.url, options.urls)) return base(input, init);
+    // The order of sending, which the recording keeps whatever order the answers complete in.
+    const sequence = ++sent;
     // Read from a copy, so the body the wrapped fetch sends is untouched.
     const requestBody =
       init?.body !== undefined && init.body !== null
@@ -169,6 +208,7 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
             undefined,
             startedDateTime,
             { wait, receive: 0 },
+            sequence,
           ),
         );
       }
@@ -185,10 +225,15 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
     track(async () => {
       const body = await readRequestBody(requestBody, request, read);
       const content = await read(copy.body, copy.headers.get('content-type') ?? '');
-      return toEntry(request, body, copy, content, startedDateTime, {
-        wait: headersAt - start,
-        receive: performance.now() - headersAt,
-      });
+      return toEntry(
+        request,
+        body,
+        copy,
+        content,
+        startedDateTime,
+        { wait: headersAt - start, receive: performance.now() - headersAt },
+        sequence,
+      );
     });
     return response;
   };
@@ -196,10 +241,18 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
   const har = (): Har => {
     if (file)
       throw new TypeError(`This recorder streams to ${options.file}: read it after close()`);
+    const line = lastPass();
     return harOf(
-      entries.map((entry) => redactor.scrub(structuredClone(entry))),
+      [...entries].sort(bySendOrder).map((entry) => JSON.parse(line(structuredClone(entry)))),
       note(),
     );
+  };
+
+  // Each entry, taken in send order, scrubbed with all the recording learned, its pseudonyms
+  // numbered by first appearance: one session gives one file, whatever order answers came in.
+  const lastPass = () => {
+    const renumber = createRenumbering();
+    return (entry: HarEntry) => renumber(JSON.stringify(redactor.scrub(entry)));
   };
 
   // What the file says of the entries it does not hold.
@@ -215,8 +268,12 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
   };
 
   return {
-    fetch: recorded,
+    fetch: recordingFetch,
     har,
+    get recorded() {
+      return recorded;
+    },
+    unrecorded,
     async save(path) {
       const fs = (await import(
         /* webpackIgnore: true */ /* @vite-ignore */ NODE_FS
@@ -226,11 +283,15 @@ export function startRecorder(options: RecorderOptions = {}): FileRecorder {
     async close() {
       stop();
       await Promise.all(inFlight);
-      await file?.finish(redactor.scrub, note());
+      await file?.finish({ line: lastPass(), comment: note() });
     },
     closeSync() {
       stop();
-      file?.finishSync(redactor.scrub, note());
+      file?.finishSync({ line: lastPass(), comment: note() });
+    },
+    discard() {
+      stop();
+      file?.discard();
     },
   };
 }
@@ -328,11 +389,7 @@ function encodeBody(bytes: Uint8Array, size: number, truncated: boolean, mimeTyp
   if (TEXTUAL.test(mimeType) || mimeType === '') {
     return { text: new TextDecoder().decode(bytes), size, kept, truncated };
   }
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return { text: btoa(binary), size, kept, truncated, encoding: 'base64' };
+  return { text: toBase64(bytes), size, kept, truncated, encoding: 'base64' };
 }
 
 function nameValues(headers: Headers): HarNameValue[] {
@@ -352,6 +409,7 @@ function toEntry(
   content: Body | undefined,
   startedDateTime: string,
   timings: { wait: number; receive: number },
+  sequence: number,
 ): HarEntry {
   const url = new URL(request.url);
   const requestMime = request.headers.get('content-type') ?? '';
@@ -398,6 +456,7 @@ function toEntry(
     },
     cache: {},
     timings: { send: 0, wait: round(timings.wait), receive: round(timings.receive) },
+    _sequence: sequence,
   };
 }
 
@@ -406,90 +465,164 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 /** Entries streamed to a file, one JSON line each, then made a HAR by one last pass. */
 interface FileSink {
   write(entry: HarEntry): void;
-  finish(scrub: (entry: HarEntry) => HarEntry, comment?: string): Promise<void>;
-  finishSync(scrub: (entry: HarEntry) => HarEntry, comment?: string): void;
+  finish(last: LastPass): Promise<void>;
+  finishSync(last: LastPass): void;
+  /** Closes and removes the `.partial`, leaving the file as it was. */
+  discard(): void;
 }
 
-function createFileSink(path: string): FileSink {
+/** The last pass over a recording: each entry's line, given in send order, and the file's note. */
+interface LastPass {
+  line: (entry: HarEntry) => string;
+  comment: string | undefined;
+}
+
+/**
+ * A file the recorder cannot write safely: a symbolic link or something other than a regular file
+ * at the name of its `.partial` or of the file it assembles the HAR in, or one replaced while it
+ * was written.
+ */
+export class RecordFileError extends EmployeeRecognitionError {
+  override name = 'RecordFileError';
+}
+
+// A file of our own: created here (never an existing one), not through a link, readable by its
+// owner only, so a link planted at the name cannot redirect a recording's bytes elsewhere.
+function createExclusive(fs: typeof NodeFs, name: string): number {
+  const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
+  try {
+    return fs.openSync(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (error) {
+    const found = fs.lstatSync(name, { throwIfNoEntry: false });
+    if (found?.isSymbolicLink()) {
+      throw new RecordFileError(
+        `${name} is a symbolic link: a recording is never written through one. Remove it, or record to another file.`,
+      );
+    }
+    if (found && !found.isFile()) {
+      throw new RecordFileError(
+        `${name} is not a regular file: a recording cannot be written there.`,
+      );
+    }
+    throw error;
+  }
+}
+
+// The same directory entry as the open file: nothing replaced it since it was created.
+const sameFile = (fs: typeof NodeFs, name: string, fd: number) => {
+  const [entry, open] = [fs.lstatSync(name, { throwIfNoEntry: false }), fs.fstatSync(fd)];
+  return entry?.isFile() === true && entry.ino === open.ino && entry.dev === open.dev;
+};
+
+function createFileSink(
+  path: string,
+  say: (line: string) => void,
+  fsGiven: typeof NodeFs | undefined,
+): FileSink {
   const partial = `${path}.partial`;
+  const writing = `${path}.writing`;
   let fs: typeof NodeFs | undefined;
   let fd: number | undefined;
+  let at = 0;
   let finished = false;
-  const waiting: string[] = [];
-  const loaded = import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FS).then((module) => {
-    fs = module as typeof NodeFs;
-    fd = fs.openSync(partial, 'w');
+  let failure: unknown;
+  const waiting: [sequence: number, line: string][] = [];
+  // Where each entry's line is in the `.partial`, by send sequence: the last pass reads them in
+  // that order, one at a time.
+  const lines: [sequence: number, position: number, length: number][] = [];
+
+  const open = (module: typeof NodeFs) => {
+    fs = module;
+    if (fs.lstatSync(partial, { throwIfNoEntry: false })?.isFile()) {
+      // A killed run's entries: kept under a name of their own, which `traffic check` reads.
+      const aside = `${path}.${new Date().toISOString().replace(/[:.]/g, '-')}.partial`;
+      fs.renameSync(partial, aside);
+      say(`${partial} was left by a run that did not finish: moved to ${aside}.`);
+    }
+    fd = createExclusive(fs, partial);
     flush();
-  });
-  // A file that cannot be opened fails `close()`, not the process meanwhile; entries are not
-  // held for it.
-  let broken = false;
-  loaded.catch(() => {
-    broken = true;
-    waiting.length = 0;
-  });
+  };
   const flush = () => {
-    if (fd === undefined || waiting.length === 0) return;
-    fs!.writeSync(fd, waiting.join(''));
+    if (fd === undefined) return;
+    for (const [sequence, line] of waiting) {
+      const length = fs!.writeSync(fd, line, at);
+      lines.push([sequence, at, length]);
+      at += length;
+    }
     waiting.length = 0;
   };
+  // With `fs` given (the preload, the CLI), the file is opened now and a refusal thrown at once;
+  // else once node:fs loads, a refusal failing `close()`, not the process meanwhile.
+  const loaded = fsGiven
+    ? Promise.resolve(open(fsGiven))
+    : import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FS).then(open);
+  loaded.catch((error: unknown) => {
+    failure = error;
+    waiting.length = 0;
+  });
 
-  // The last pass: every entry scrubbed with all names and secrets the recording learned, so a
-  // name first seen late is replaced in the entries written before it too.
-  const finishSync = (scrub: (entry: HarEntry) => HarEntry, comment?: string) => {
+  // The last pass: every entry, in the order it was sent, through `last.entry` (scrubbed with
+  // all the recording learned, pseudonyms numbered in that order), into a file of our own that
+  // then takes the HAR's name.
+  const finishSync = (last: LastPass) => {
     if (finished || fs === undefined || fd === undefined) return;
     finished = true;
     flush();
-    fs.closeSync(fd);
-    const out = fs.openSync(`${path}.writing`, 'w');
+    let out: number;
+    try {
+      out = createExclusive(fs, writing);
+    } catch (error) {
+      if (!fs.lstatSync(writing, { throwIfNoEntry: false })?.isFile()) throw error;
+      // A killed run's half-assembled HAR: its entries are in its `.partial`.
+      fs.rmSync(writing);
+      out = createExclusive(fs, writing);
+    }
     const { version, creator } = harOf([]).log;
-    fs.writeSync(
-      out,
-      `{"log":{"version":"${version}","creator":${JSON.stringify(creator)},"entries":[`,
-    );
+    let position = 0;
+    const put = (text: string) => (position += fs!.writeSync(out, text, position));
+    put(`{"log":{"version":"${version}","creator":${JSON.stringify(creator)},"entries":[`);
     let separator = '\n';
-    for (const line of readLinesSync(fs, partial)) {
-      fs.writeSync(out, `${separator}${JSON.stringify(scrub(JSON.parse(line) as HarEntry))}`);
+    for (const [, start, length] of lines.sort(([a], [b]) => a - b)) {
+      const bytes = new Uint8Array(length);
+      fs.readSync(fd, bytes, 0, length, start);
+      const entry = JSON.parse(new TextDecoder().decode(bytes)) as HarEntry;
+      put(`${separator}${last.line(entry)}`);
       separator = ',\n';
     }
-    fs.writeSync(
-      out,
-      `\n]${comment === undefined ? '' : `,"comment":${JSON.stringify(comment)}`}}}\n`,
-    );
-    fs.closeSync(out);
-    fs.renameSync(`${path}.writing`, path);
-    fs.rmSync(partial, { force: true });
+    const comment = last.comment === undefined ? '' : `,"comment":${JSON.stringify(last.comment)}`;
+    put(`\n]${comment}}}\n`);
+    fs.fsyncSync(out);
+    try {
+      if (!sameFile(fs, writing, out)) {
+        throw new RecordFileError(
+          `${writing} was replaced while the recording was written there: ${path} is left as it was, the entries are in ${partial}.`,
+        );
+      }
+      fs.renameSync(writing, path);
+    } finally {
+      fs.closeSync(out);
+    }
+    if (sameFile(fs, partial, fd)) fs.rmSync(partial);
+    fs.closeSync(fd);
   };
 
   return {
     write(entry) {
-      if (broken) throw new Error(`${path} cannot be written`);
+      if (failure !== undefined) throw failure;
       if (finished) return;
-      waiting.push(`${JSON.stringify(entry)}\n`);
+      waiting.push([entry._sequence ?? 0, `${JSON.stringify(entry)}\n`]);
       flush();
     },
-    async finish(scrub, comment) {
+    async finish(last) {
       await loaded;
-      finishSync(scrub, comment);
+      finishSync(last);
     },
     finishSync,
+    discard() {
+      if (finished || fs === undefined || fd === undefined) return;
+      finished = true;
+      if (sameFile(fs, partial, fd)) fs.rmSync(partial);
+      fs.closeSync(fd);
+    },
   };
-}
-
-// The lines of a file, read in chunks: one entry at a time is held, never the whole file.
-function* readLinesSync(fs: typeof NodeFs, path: string): Generator<string> {
-  const fd = fs.openSync(path, 'r');
-  const buffer = new Uint8Array(65_536);
-  const decoder = new TextDecoder();
-  let rest = '';
-  try {
-    for (let n = fs.readSync(fd, buffer); n > 0; n = fs.readSync(fd, buffer)) {
-      const lines = (rest + decoder.decode(buffer.subarray(0, n), { stream: true })).split('\n');
-      rest = lines.pop()!;
-      yield* lines.filter(Boolean);
-    }
-    if (rest) yield rest;
-  } finally {
-    fs.closeSync(fd);
-  }
 }

@@ -1,8 +1,19 @@
-// A recording's redaction (docs/testing.md, "What is redacted"): secrets by the name that holds
-// them and by their shape, personal data by the list beside the schemas (src/resources/fields.ts).
-// Everything is learned as it is seen, so a secret or name is replaced wherever it appears again.
+// A recording's redaction (docs/testing.md, "What is redacted"): the SDK's one redaction
+// (src/internal/redact.ts: secrets by their shape, a credential in every form it is written back),
+// extended with what a file needs: secrets by the name that holds them, learned and replaced
+// wherever they appear again, whatever their shape; personal data by the list beside the schemas
+// (src/resources/fields.ts), as consistent pseudonyms. Every place a URL appears (its path
+// included), every header, every body form (base64 decoded first) goes through it.
+import { redactCredential, redactShapes } from '../internal/redact.js';
 import { PERSONAL_FIELDS, personalFieldsOf } from '../resources/fields.js';
-import { type HarEntry, type HarNameValue, operationOf } from './har.js';
+import {
+  binaryString,
+  decodeBase64Bytes,
+  type HarEntry,
+  type HarNameValue,
+  operationOf,
+  toBase64,
+} from './har.js';
 
 /** What stands for a secret in a recording. */
 export const REDACTED = 'REDACTED';
@@ -37,14 +48,11 @@ const SECRET_NAME =
 // Names that match the rule but hold no secret: an OAuth answer's `token_type` (`Bearer`), the
 // addresses and lists of RFC 8414 metadata (`token_endpoint`, `…_methods_supported`).
 const NOT_SECRET = /(?:_type|endpoint|_uri|_url|_supported)$/i;
-// Secrets by their shape, wherever they are: webhook secrets, API keys, credentials in a header
-// value quoted somewhere, JSON Web Tokens.
-const SECRET_SHAPES: readonly [RegExp, string][] = [
-  [/whsec_[A-Za-z0-9+/=_-]+/g, REDACTED],
-  [/rk_(?:live|test)_[A-Za-z0-9]+/g, REDACTED],
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
-  [/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, REDACTED],
-];
+// What a file needs beside the SDK's shapes (src/internal/redact.ts): Basic credentials and
+// JSON Web Tokens quoted anywhere, and the value of any secret-named query parameter, in any URL
+// (a Location, a redirectURL, a link in a body) or form-like text.
+const FILE_SHAPES = /(?<=\bBasic\s+)[A-Za-z0-9._~+/=-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]*/gi;
+const PARAMETER = /(?<=(?:^|[?&;#])([^=&?#;\s"'<>]+)=)[^&#;\s"'<>]*/g;
 // A secret-named field in JSON text that could not be parsed (a body cut at the size cap).
 const SECRET_JSON_PAIR =
   /("[^"\\]*(?:key|token|secret|signature|passw(?:or)?d|credential|session)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
@@ -53,35 +61,49 @@ const EMAIL_FIELD = /^(?:\w+_)?e?-?mail(?:_?address)?$/i;
 // A person's name under the contract's field or another a service may use, in a personal record.
 const NAME_FIELD = /^(?:(?:full|display|first|last|given|family|middle|nick|user|sur)_?)?name$/i;
 const PSEUDONYM_DOMAIN = '@redacted.invalid';
+// The pseudonyms this redaction makes, `person3@redacted.invalid` (`%40` in a query) and `Person5`.
+const PSEUDONYM =
+  /(?<![\p{L}\p{N}])(person|Person)(\d+)((?:@|%40)redacted\.invalid)?(?![\p{L}\p{N}])/gu;
 // A learned secret shorter than this is not replaced elsewhere: it would garble the file.
 const MIN_SECRET_LENGTH = 8;
 const FORM = 'application/x-www-form-urlencoded';
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"`]+/gi;
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 // A value that is only an id, a timestamp or a number holds no secret and no name.
 const PLAIN =
   /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)?|[\d.+-]*)$/i;
-// What each secret shape starts with: the shapes run only on a value that holds one.
-const MAYBE_SECRET = /whsec_|rk_(?:live|test)_|bearer|basic|eyJ/i;
+// What each secret shape needs: the shapes run only on a value that holds one.
+const MAYBE_SECRET = /whsec_|rk_(?:live|test)_|bearer|basic|eyJ|[@=]/i;
+// The longest run of letters and digits of a learned secret, looked for before its every written
+// form is (encoders escape neither).
+const ALNUM_RUN = /[A-Za-z0-9]{3,}/g;
 const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
 
 /** Creates a redaction: one per recording, so that pseudonyms are consistent through a file. */
 export function createRedactor(options: RedactOptions = {}): Redactor {
   const extra = options.secrets ?? [];
   const personal = options.personal ?? true;
-  const secrets = new Set<string>();
+  // Each learned secret, with what a text holding it in any form holds (lower-case).
+  const secrets = new Map<string, string | undefined>();
   const emails = new Map<string, string>();
+  let emailPattern: RegExp | undefined;
   const nameParts = new Map<string, string>();
   let namePattern: RegExp | undefined;
 
   const isSecretName = (name: string) =>
     (SECRET_NAME.test(name) && !NOT_SECRET.test(name)) ||
+    // The parameters the SDK's one redaction knows (`sig`, `AWSAccessKeyId`), asked of it.
+    redactShapes(`?${name}=x`, '') === `?${name}=` ||
     extra.some((rule) =>
       typeof rule === 'string' ? rule.toLowerCase() === name.toLowerCase() : rule.test(name),
     );
 
   const learnSecret = (value: string) => {
-    if (value.length >= MIN_SECRET_LENGTH && value !== REDACTED) secrets.add(value);
+    if (value.length >= MIN_SECRET_LENGTH && value !== REDACTED && !secrets.has(value)) {
+      const runs = value.match(ALNUM_RUN) ?? [];
+      secrets.set(value, runs.sort((a, b) => b.length - a.length)[0]?.toLowerCase());
+    }
     const credential = /^(?:Bearer|Basic)\s+(\S+)$/i.exec(value)?.[1];
     if (credential === undefined) return;
     learnSecret(credential);
@@ -100,6 +122,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     if (pseudonym === undefined) {
       pseudonym = `person${emails.size + 1}${PSEUDONYM_DOMAIN}`;
       emails.set(key, pseudonym);
+      emailPattern = undefined;
     }
     return pseudonym;
   };
@@ -117,22 +140,49 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   };
 
   const scrubText = (text: string): string => {
-    // Most values are ids, timestamps and numbers: nothing to find in them.
-    if (PLAIN.test(text)) return text;
     let out = text;
-    if (MAYBE_SECRET.test(out)) {
-      for (const [shape, replacement] of SECRET_SHAPES) out = out.replace(shape, replacement);
+    // Learned secrets first, of any shape: one that is an id or all digits is a whole value.
+    if (secrets.size) {
+      const lower = out.toLowerCase();
+      for (const [secret, probe] of secrets) {
+        if (probe === undefined || lower.includes(probe)) {
+          out = redactCredential(out, secret, REDACTED);
+        }
+      }
     }
-    for (const secret of secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    // Most values are ids, timestamps and numbers: nothing else to find in them.
+    if (PLAIN.test(out)) return out;
+    // A URL in text (a Link header, a message) in every part, its percent-encoded path included.
+    if (out.includes('://')) out = out.replace(URL_IN_TEXT, scrubUrl);
+    if (MAYBE_SECRET.test(out)) {
+      out = redactShapes(out, REDACTED).replace(FILE_SHAPES, REDACTED);
+      if (out.includes('=')) {
+        out = out.replace(PARAMETER, (value, name: string) => {
+          if (!isSecretName(decodeComponent(name)) || value === REDACTED) return value;
+          learnSecret(decodeComponent(value));
+          return REDACTED;
+        });
+      }
     }
     if (!personal) return out;
+    // Addresses seen in records by their value first (the pattern takes only a plain part of an
+    // unusual one), then any by the pattern.
+    if (emails.size) {
+      emailPattern ??= new RegExp(
+        [...emails.keys()]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        'gi',
+      );
+      out = out.replace(emailPattern, emailPseudonym);
+    }
     if (out.includes('@')) out = out.replace(EMAIL, emailPseudonym);
     if (nameParts.size === 0) return out;
     namePattern ??= new RegExp(
       `(?<!${LETTER_OR_DIGIT})(?:${[...nameParts.keys()]
         .sort((a, b) => b.length - a.length)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .map(escapeRegExp)
         .join('|')})(?!${LETTER_OR_DIGIT})`,
       'giu',
     );
@@ -147,6 +197,50 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       : rename(out);
   };
 
+  /**
+   * A URL scrubbed in every part: user info removed (its password learned), each path segment
+   * and query value as text, secret-named parameters redacted. Parts that hold nothing keep their
+   * spelling, so a replay matches them as recorded. Text that is no URL is scrubbed as text.
+   */
+  const scrubUrl = (text: string): string => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return scrubText(text);
+    }
+    if (url.password) learnSecret(decodeComponent(url.password));
+    url.username = '';
+    url.password = '';
+    url.pathname = url.pathname
+      .split('/')
+      .map((segment) => {
+        const decoded = decodeComponent(segment);
+        const clean = scrubText(decoded);
+        return clean === decoded ? segment : encodeURIComponent(clean);
+      })
+      .join('/');
+    const pairs = [...url.searchParams];
+    const clean = scrubPairs(pairs.map(([name, value]) => ({ name, value })));
+    if (
+      clean.some((pair, index) => pair.value !== pairs[index]![1] || pair.name !== pairs[index]![0])
+    ) {
+      url.search = new URLSearchParams(clean.map((pair) => [pair.name, pair.value])).toString();
+    }
+    if (url.hash) url.hash = scrubText(decodeComponent(url.hash));
+    return url.href;
+  };
+
+  // Names and values (a query, a form): secret-named values redacted and learned, all scrubbed.
+  const scrubPairs = (pairs: readonly HarNameValue[]): HarNameValue[] =>
+    pairs.map(({ name, value }) => {
+      if (isSecretName(name)) {
+        learnSecret(value);
+        return { name: scrubText(name), value: REDACTED };
+      }
+      return { name: scrubText(name), value: scrubText(value) };
+    });
+
   // Every string of a JSON value scrubbed; `changed` collects the paths whose value changed.
   const scrubJson = (value: unknown, path: string, changed: string[]): unknown => {
     if (typeof value === 'string') {
@@ -158,9 +252,10 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       return value.map((item, index) => scrubJson(item, `${path}[${index}]`, changed));
     }
     if (value === null || typeof value !== 'object') return value;
+    // A key is scrubbed too: a summary may be keyed by a person's name.
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
-        key,
+        scrubText(key),
         scrubJson(item, path ? `${path}.${key}` : key, changed),
       ]),
     );
@@ -255,29 +350,23 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     }
   };
 
-  // The query's secret-named parameters, in `queryString` and in the URL alike; a URL's user info.
+  // The request URL's secrets learned before anything is scrubbed: its password and the values
+  // of its secret-named parameters.
   const redactUrl = (request: HarEntry['request']) => {
     const url = new URL(request.url);
     if (url.password) learnSecret(decodeComponent(url.password));
-    url.username = '';
-    url.password = '';
-    for (const param of request.queryString) {
-      if (!isSecretName(param.name)) continue;
-      learnSecret(param.value);
-      param.value = REDACTED;
-    }
-    url.search = new URLSearchParams(request.queryString.map((p) => [p.name, p.value])).toString();
-    request.url = url.href;
+    for (const [name, value] of url.searchParams) if (isSecretName(name)) learnSecret(value);
   };
 
-  // The URL's query, the headers: every value but the bodies'.
+  // Every value but the bodies': URLs (the request's, `redirectURL`, `Location`), the query, the
+  // headers. Secret-named headers were replaced and learned by `redactHeaders`.
   const scrubOutside = (entry: HarEntry) => {
     const { request, response } = entry;
-    const url = new URL(request.url);
-    for (const param of request.queryString) param.value = scrubText(param.value);
-    url.search = new URLSearchParams(request.queryString.map((p) => [p.name, p.value])).toString();
-    request.url = url.href;
+    request.url = scrubUrl(request.url);
+    request.queryString = scrubPairs(request.queryString);
+    response.redirectURL &&= scrubUrl(response.redirectURL);
     for (const header of [...request.headers, ...response.headers]) {
+      header.name = scrubText(header.name);
       header.value = scrubText(header.value);
     }
   };
@@ -288,34 +377,62 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       ? scrubText(body.text)
       : JSON.stringify(scrubJson(body.json, '', body.changed));
 
+  // A form's text with its fields scrubbed (names of fields that changed in `changed`); the
+  // same text when nothing changed, so a replay matches it as recorded.
+  const scrubForm = (text: string, changed: string[]): string => {
+    const pairs = [...new URLSearchParams(text)].map(([name, value]) => ({ name, value }));
+    const clean = scrubPairs(pairs);
+    clean.forEach((pair, index) => pair.value !== pairs[index]!.value && changed.push(pair.name));
+    return changed.length || clean.some((pair, index) => pair.name !== pairs[index]!.name)
+      ? new URLSearchParams(clean.map((pair) => [pair.name, pair.value])).toString()
+      : text;
+  };
+
+  // A request body scrubbed: a form field by field, JSON value by value, else as text.
+  const scrubPostData = (postData: NonNullable<HarEntry['request']['postData']>) => {
+    const changed: string[] = [];
+    if (postData.text !== undefined) {
+      postData.text = postData.mimeType.toLowerCase().startsWith(FORM)
+        ? scrubForm(postData.text, changed)
+        : scrubBody(postData.text, changed);
+    }
+    if (postData.params) postData.params = scrubPairs(postData.params);
+    // Paths name fields by their keys, which may hold what the body's keys no longer do.
+    const paths = [...(postData._redacted ?? []), ...changed].map(scrubText);
+    if (paths.length) postData._redacted = [...new Set(paths)];
+  };
+
+  // An answer's body through `work` as text: a base64 one decoded first and encoded again.
+  const throughText = (
+    content: HarEntry['response']['content'],
+    work: (text: string) => string,
+  ) => {
+    if (content.text === undefined) return;
+    if (content.encoding !== 'base64') {
+      content.text = work(content.text);
+      return;
+    }
+    const decoded = base64Text(content.text);
+    if (decoded) content.text = decoded.encode(work(decoded.text));
+  };
+
   const scrub = (entry: HarEntry): HarEntry => {
     const { request, response } = entry;
     scrubOutside(entry);
-    const postData = request.postData;
-    if (postData?.text !== undefined) {
-      const { text, changed } = scrubBody(postData.text);
-      postData.text = text;
-      if (changed.length) {
-        postData._redacted = [...new Set([...(postData._redacted ?? []), ...changed])];
-      }
-    }
-    for (const param of postData?.params ?? []) param.value = scrubText(param.value);
-    if (response.content.text !== undefined) {
-      response.content.text = scrubBody(response.content.text).text;
-    }
+    if (request.postData) scrubPostData(request.postData);
+    throughText(response.content, (text) => scrubBody(text, []));
     return entry;
   };
 
   // A body's strings scrubbed: JSON value by value (its keys and structure stay), else as text.
-  const scrubBody = (text: string): { text: string; changed: string[] } => {
-    const changed: string[] = [];
+  const scrubBody = (text: string, changed: string[]): string => {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return { text: scrubText(text), changed };
+      return scrubText(text);
     }
-    return { text: JSON.stringify(scrubJson(json, '', changed)), changed };
+    return JSON.stringify(scrubJson(json, '', changed));
   };
 
   return {
@@ -327,21 +444,28 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       redactHeaders(response.headers);
       // The answer first: the names it holds are replaced in the request's body too.
       const { content } = response;
-      const answer =
-        content.text === undefined ? undefined : redactBody(content.text, content.mimeType, group);
+      let answer: ReturnType<typeof redactBody> | undefined;
+      throughText(content, (text) => {
+        answer = redactBody(text, content.mimeType, group);
+        return text;
+      });
       const postData = request.postData;
       const sent =
         postData?.text === undefined
           ? undefined
           : redactBody(postData.text, postData.mimeType, group);
       scrubOutside(entry);
-      if (answer) content.text = scrubRedacted(answer);
+      throughText(content, () => scrubRedacted(answer!));
       if (postData && sent) {
-        postData.text = scrubRedacted(sent);
+        postData.text = sent.params
+          ? new URLSearchParams(sent.params.map((each) => [each.name, each.value])).toString()
+          : sent.json === undefined
+            ? sent.text
+            : JSON.stringify(sent.json);
         if (sent.params) postData.params = sent.params;
-        for (const param of postData.params ?? []) param.value = scrubText(param.value);
         if (sent.changed.length) postData._redacted = [...new Set(sent.changed)];
       }
+      if (postData) scrubPostData(postData);
       return options.entry ? options.entry(entry) : entry;
     },
     scrub,
@@ -363,5 +487,40 @@ function decodeComponent(text: string): string {
     return decodeURIComponent(text);
   } catch {
     return text;
+  }
+}
+
+/**
+ * Renumbers a recording's pseudonyms by first appearance in the texts it is given, in their
+ * order: the redaction numbers them as answers complete, the file lists entries in the order
+ * they were sent, and one session must give one file.
+ */
+export function createRenumbering(): (text: string) => string {
+  const numbers = { person: new Map<string, number>(), Person: new Map<string, number>() };
+  return (text) =>
+    text.replace(PSEUDONYM, (whole, kind: 'person' | 'Person', number: string, domain = '') => {
+      // `person7` without the domain is not one of ours.
+      if ((kind === 'person') !== (domain !== '')) return whole;
+      const seen = numbers[kind];
+      let next = seen.get(number);
+      if (next === undefined) seen.set(number, (next = seen.size + 1));
+      return `${kind}${next}${domain}`;
+    });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// A base64 body as text (UTF-8, else a character a byte, where ASCII secrets still show) and
+// the encoding back.
+function base64Text(text: string): { text: string; encode: (text: string) => string } | undefined {
+  const bytes = decodeBase64Bytes(text);
+  if (bytes === undefined) return undefined;
+  try {
+    const utf8 = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { text: utf8, encode: (out) => toBase64(new TextEncoder().encode(out)) };
+  } catch {
+    return { text: binaryString(bytes), encode: (out) => btoa(out) };
   }
 }

@@ -5,6 +5,7 @@
 // through to the network, waits each entry's recorded time for real, and loads msw, which
 // startMockServer must not.
 import { HEADER_REQUEST_ID, HEADER_RATE_LIMIT_RESET, HEADER_RETRY_AFTER } from '../contract.js';
+import { escapeControls } from '../core/errors.js';
 import {
   decodeBase64Bytes,
   type Har,
@@ -27,6 +28,10 @@ export interface ReplayOptions {
 /** A recording as a Request → Response function. */
 export interface Replayer {
   handle(request: Request): Promise<Response>;
+  /** The 501 of a request to an origin the recording does not hold, naming those it holds. */
+  elsewhere(request: Request): Response;
+  /** The origins the recording holds. */
+  readonly origins: readonly string[];
 }
 
 // What a request is matched on.
@@ -34,8 +39,10 @@ interface Shape {
   method: string;
   path: string;
   query: [string, string][];
-  body: Map<string, string> | string | undefined;
+  body: Map<string, string> | string | typeof ANY_BODY | undefined;
 }
+
+const ANY_BODY = Symbol('any body');
 
 interface Recorded extends Shape {
   entry: HarEntry;
@@ -43,6 +50,8 @@ interface Recorded extends Shape {
   /** Fields whose recorded value was redacted: any value matches there. */
   redacted: Set<string>;
   used: boolean;
+  /** The answer headers already said to be left out. */
+  warned: Set<string>;
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -70,7 +79,16 @@ export interface ReplayerOptions {
    * becomes this one, so the client stays on it.
    */
   origin?: string | undefined;
+  /**
+   * Origins served as recorded ones (`fromRecording`'s `origins`): the recorded origin in an
+   * answer to a request there becomes the request's.
+   */
+  origins?: Readonly<Record<string, string>> | undefined;
 }
+
+// Node's HTTP layer refuses these in a header value (its checkInvalidHeaderChar).
+const UNSENDABLE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** A replay of `har`. */
 export function createReplayer(input: Har, options: ReplayerOptions = {}): Replayer {
@@ -85,19 +103,40 @@ export function createReplayer(input: Har, options: ReplayerOptions = {}): Repla
       method: entry.request.method.toUpperCase(),
       path: url.pathname,
       query: sortedPairs(url.searchParams),
-      body: bodyShape(postData?.text, postData?.mimeType ?? ''),
+      // A body recorded without its content (Polly.js writes `params: []` and no text for one
+      // that was not a string) matches any body.
+      body:
+        postData !== undefined && postData.text === undefined
+          ? ANY_BODY
+          : bodyShape(postData?.text, postData?.mimeType ?? ''),
       redacted: new Set(postData?._redacted ?? []),
       used: false,
+      warned: new Set(),
     };
   });
   let misses = 0;
   const origins = [...new Set(recorded.map((each) => new URL(each.entry.request.url).origin))];
-  const rebase = (text: string) =>
-    options.origin === undefined
-      ? text
-      : origins.reduce((out, origin) => out.split(origin).join(options.origin), text);
+  // The recorded origins in an answer, made the one the client talks to.
+  const rebaseFor = (url: URL) => {
+    const served = options.origin ?? url.origin;
+    const from = options.origin === undefined ? [options.origins?.[url.origin] ?? served] : origins;
+    return (text: string) =>
+      from.reduce(
+        (out, origin) => (origin === served ? out : out.split(origin).join(served)),
+        text,
+      );
+  };
 
   return {
+    origins,
+    elsewhere(request) {
+      const url = new URL(request.url);
+      // The remedy first: a client's error message keeps the first 200 characters.
+      return notRecordedResponse(
+        `No recording at ${url.origin}: it was made against ${origins.join(', ') || 'no origin'}. Set RECOGNITION_BASE_URL or baseUrl to that origin, or map this one with \`origins\`; the request was ${request.method.toUpperCase()} ${url.pathname}${url.search}.`,
+        ++misses,
+      );
+    },
     async handle(request) {
       const url = new URL(request.url);
       const method = request.method.toUpperCase();
@@ -112,7 +151,7 @@ export function createReplayer(input: Har, options: ReplayerOptions = {}): Repla
       const match = matches.find((each) => !each.used) ?? matches.at(-1);
       if (match) {
         match.used = true;
-        return toResponse(match.entry, now(), rebase);
+        return toResponse(match, now(), rebaseFor(url));
       }
       if (fallback) return fallback(request);
       return notRecorded(recorded, shape, url, ++misses);
@@ -156,6 +195,7 @@ function differences(recorded: Recorded, shape: Shape): string[] {
   if (recorded.path !== shape.path) out.push(`the path is ${recorded.path}`);
   out.push(...compareFields('query', toMap(recorded.query), toMap(shape.query), recorded.redacted));
   const [a, b] = [recorded.body, shape.body];
+  if (a === ANY_BODY) return out;
   if (a instanceof Map && b instanceof Map)
     out.push(...compareFields('body', a, b, recorded.redacted));
   else if (a !== b && !(a === undefined && b === undefined)) {
@@ -228,6 +268,10 @@ function notRecorded(recorded: Recorded[], shape: Shape, url: URL, count: number
   const message = nearest
     ? `No recorded request matches ${target}. The nearest, entry ${nearest.each.index} (${nearest.each.method} ${nearest.each.path}${queryText(nearest.each.query)}), differs: ${nearest.found.join('; ')}.`
     : `No recorded request matches ${target}: the recording is empty.`;
+  return notRecordedResponse(message, count);
+}
+
+function notRecordedResponse(message: string, count: number): Response {
   return Response.json(
     { error: { code: 'not_recorded', message } },
     {
@@ -243,13 +287,27 @@ function queryText(query: [string, string][]): string {
 
 // The recorded answer, its absolute times moved by the time since it was recorded: a
 // rate-limit window then resets as far ahead of now as it did of the recorded request.
-function toResponse(entry: HarEntry, now: number, rebase: (text: string) => string): Response {
+function toResponse(
+  { entry, index, warned }: Recorded,
+  now: number,
+  rebase: (text: string) => string,
+): Response {
   const { response } = entry;
   if (response.status === 0) return Response.error();
   const shift = now - Date.parse(entry.startedDateTime);
   const headers = new Headers();
   for (const { name, value } of response.headers) {
     if (NOT_REPLAYED.has(name.toLowerCase())) continue;
+    // What HTTP cannot carry is left out, said once per entry: a replay never fails on it.
+    if (!HEADER_NAME.test(name) || UNSENDABLE_VALUE.test(value)) {
+      if (!warned.has(name)) {
+        warned.add(name);
+        console.warn(
+          `[employee-recognition] replay: entry ${index}'s answer header ${escapeControls(JSON.stringify(name))} holds ${escapeControls(JSON.stringify(value.slice(0, 40)))}, which HTTP cannot carry: left out.`,
+        );
+      }
+      continue;
+    }
     headers.append(
       name,
       rebase(shifted(name.toLowerCase(), value, Number.isFinite(shift) ? shift : 0)),

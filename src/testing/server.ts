@@ -146,24 +146,37 @@ async function serve(
   outgoing.on('close', () => {
     if (!outgoing.writableFinished) controller.abort(new Error('The client disconnected'));
   });
-  let response: Response;
   try {
-    response = await handle(await toRequest(incoming, controller.signal));
-  } catch {
-    outgoing.destroy();
-    return;
+    let response: Response;
+    try {
+      response = await handle(await toRequest(incoming, controller.signal));
+    } catch (error) {
+      // A client gone needs no answer; anything else that failed here is the server's 500.
+      if (controller.signal.aborted) return void outgoing.destroy();
+      throw error;
+    }
+    if (response.type === 'error') {
+      incoming.socket.destroy();
+      return;
+    }
+    outgoing.writeHead(response.status, {
+      ...Object.fromEntries(response.headers),
+      ...CORS_HEADERS,
+    });
+    const reader = response.body?.getReader();
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
+      if (outgoing.destroyed) return void reader!.cancel();
+      outgoing.write(chunk.value);
+    }
+    outgoing.end();
+  } catch (error) {
+    // Never an unhandled rejection that ends the test process, never a request left unanswered.
+    if (outgoing.headersSent) return void outgoing.destroy();
+    const message = `The mock server failed to answer: ${error instanceof Error ? error.message : String(error)}`;
+    outgoing
+      .writeHead(500, { 'content-type': 'application/json', ...CORS_HEADERS })
+      .end(JSON.stringify({ error: { code: 'internal_error', message } }));
   }
-  if (response.type === 'error') {
-    incoming.socket.destroy();
-    return;
-  }
-  outgoing.writeHead(response.status, { ...Object.fromEntries(response.headers), ...CORS_HEADERS });
-  const reader = response.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
-    if (outgoing.destroyed) return void reader!.cancel();
-    outgoing.write(chunk.value);
-  }
-  outgoing.end();
 }
 
 async function toRequest(incoming: IncomingMessage, signal: AbortSignal): Promise<Request> {

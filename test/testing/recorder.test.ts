@@ -193,3 +193,82 @@ describe('createRecorder', () => {
     }
   });
 });
+
+describe('the order of a recording', () => {
+  // The kit's server behind a fetch that answers the requests of each batch in reverse order.
+  async function reversed(server: Awaited<ReturnType<typeof startMockServer>>, file?: string) {
+    let batch: (() => void)[] = [];
+    const slow: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      await new Promise<void>((resolve) => {
+        batch.push(resolve);
+        if (batch.length === 3) {
+          const waiting = batch.reverse();
+          batch = [];
+          for (const [index, release] of waiting.entries()) setTimeout(release, index * 20);
+        }
+      });
+      return response;
+    };
+    const recorder = createRecorder({ fetch: slow, file });
+    const users = server.api.store.users.all().slice(0, 3);
+    // Sent at once, as concurrent calls are: the client's own pacing is not what is tested.
+    await Promise.all(
+      users.map((user) =>
+        recorder
+          .fetch(`${server.url}/v1/users/${user.id}`, {
+            headers: { authorization: `Bearer ${server.api.testKey}` },
+          })
+          .then((response) => response.text()),
+      ),
+    );
+    return { recorder, users };
+  }
+
+  it('lists entries in send order and numbers pseudonyms by first appearance in it, whatever order answers complete in', async () => {
+    const server = await startMockServer({ seed: 41 });
+    try {
+      const { recorder, users } = await reversed(server);
+      const entries = recorder.har().log.entries;
+      expect(entries.map((entry) => entry.request.url)).toEqual(
+        users.map((user) => `${server.url}/v1/users/${user.id}`),
+      );
+      expect(entries.map((entry) => entry._sequence)).toEqual([1, 2, 3]);
+      const emails = entries.map(
+        (entry) =>
+          (JSON.parse(entry.response.content.text!) as { data: { email: string } }).data.email,
+      );
+      expect(emails).toEqual([
+        'person1@redacted.invalid',
+        'person2@redacted.invalid',
+        'person3@redacted.invalid',
+      ]);
+      const names = entries.map(
+        (entry) =>
+          (JSON.parse(entry.response.content.text!) as { data: { name: string } }).data.name,
+      );
+      expect(names[0]).toBe('Person1 Person2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes a file in send order too', async () => {
+    const server = await startMockServer({ seed: 41 });
+    const file = join(tmpdir(), `ordered-${process.pid}-${Date.now()}.har`);
+    try {
+      const { recorder, users } = await reversed(server, file);
+      await recorder.close();
+      const har = JSON.parse(await readFile(file, 'utf8')) as Har;
+      expect(har.log.entries.map((entry) => entry.request.url)).toEqual(
+        users.map((user) => `${server.url}/v1/users/${user.id}`),
+      );
+      expect(JSON.parse(har.log.entries[0]!.response.content.text!).data.email).toBe(
+        'person1@redacted.invalid',
+      );
+    } finally {
+      await server.close();
+      await rm(file, { force: true });
+    }
+  });
+});

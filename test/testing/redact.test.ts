@@ -237,4 +237,84 @@ describe('the redaction', () => {
     )!;
     expect(entry.response.content.text).not.toMatch(/Wen|Kowalski|Tess|Mensah|not-an-address/);
   });
+
+  describe('the holes a probe found, each closed', () => {
+    it('redacts a secret-named parameter in redirectURL as in the Location beside it', () => {
+      const location = 'https://app.example/callback?token=Qm9vdHN0cmFwVG9rZW4xMjM&state=ok';
+      const entry = entryOf({ responseHeaders: { location } });
+      entry.response.redirectURL = location;
+      const out = createRedactor().redact(entry)!;
+      expect(out.response.redirectURL).toBe('https://app.example/callback?token=REDACTED&state=ok');
+      expect(JSON.stringify(out)).not.toContain('Qm9vdHN0cmFwVG9rZW4xMjM');
+    });
+
+    it('scrubs URL paths: an email and a name learned from a record', () => {
+      const redactor = createRedactor();
+      redactor.redact(
+        entryOf({
+          responseBody: { data: [{ id: UUID, name: 'Jane Roe', email: 'jane.roe@corp.example' }] },
+        }),
+      );
+      const out = redactor.redact(
+        entryOf({ url: 'https://api.example/v1/users/by-email/jane.roe@corp.example/Jane' }),
+      )!;
+      expect(out.request.url).toBe(
+        'https://api.example/v1/users/by-email/person1%40redacted.invalid/Person1',
+      );
+    });
+
+    it('redacts sig= and presigned URLs in bodies with the rules of logs and telemetry', () => {
+      const presigned =
+        'https://bucket.s3.example/report.csv?AWSAccessKeyId=AKIAEXAMPLE1234&Expires=1&Signature=c2lnbmF0dXJlMTIz';
+      const out = createRedactor().redact(
+        entryOf({
+          url: 'https://api.example/v1/exports?sig=c2lnMTIzNDU2Nzg5MA',
+          responseBody: {
+            data: { download: presigned, note: `Get it at ${presigned}&sig=abcdefgh12345` },
+          },
+        }),
+      )!;
+      const text = JSON.stringify(out);
+      for (const secret of [
+        'c2lnMTIzNDU2Nzg5MA',
+        'AKIAEXAMPLE1234',
+        'c2lnbmF0dXJlMTIz',
+        'abcdefgh12345',
+      ]) {
+        expect(text).not.toContain(secret);
+      }
+    });
+
+    it('redacts a learned secret that is an id or all digits where it is a whole value', () => {
+      const redactor = createRedactor();
+      const token = '7f1c2a9e-3b4d-4e5f-8a6b-7c8d9e0f1a2b';
+      redactor.redact(
+        entryOf({ responseBody: { access_token: token, refresh_token: '4711084215' } }),
+      );
+      const out = redactor.redact(
+        entryOf({
+          url: `https://api.example/v1/echo?ref=${token}`,
+          responseBody: { code: '4711084215', ref: token },
+        }),
+      )!;
+      expect(JSON.stringify(out)).not.toMatch(/4711084215|7f1c2a9e-3b4d/);
+    });
+
+    it('looks into a base64 body and encodes it again', () => {
+      const body = JSON.stringify({ api_key: 'rk_live_abcdefghijklmnopqrstuvwx', note: 'x' });
+      const entry = entryOf();
+      entry.response.content = {
+        size: body.length,
+        mimeType: 'application/octet-stream',
+        text: btoa(body),
+        encoding: 'base64',
+      };
+      const out = createRedactor().redact(entry)!;
+      expect(out.response.content.encoding).toBe('base64');
+      expect(JSON.parse(atob(out.response.content.text!))).toEqual({
+        api_key: 'REDACTED',
+        note: 'x',
+      });
+    });
+  });
 });
