@@ -281,6 +281,21 @@ describe('checkTraffic: privacy by the recording’s own redaction', () => {
     },
   );
 
+  it('fails a Polly.js-style file with the key in it (its own _ fields and creator), naming the field', async () => {
+    const key = `rk_live_${'a1B2'.repeat(6)}`;
+    const recorded = har({
+      path: '/v1/users',
+      body: page([USER]),
+      requestHeaders: { authorization: `Bearer ${key}` },
+    });
+    recorded.log.creator = { name: 'Polly.JS', version: '6.0.6' };
+    Object.assign(recorded.log.entries[0]!, { _id: 'abc', _order: 0 });
+    const privacy = byId(await checkTraffic(client, recorded), 'privacy');
+    expect(privacy.status).toBe('fail');
+    expect(privacy.summary).toContain('entry 0 request.headers.authorization.value');
+    expect(JSON.stringify(privacy)).not.toContain(key);
+  });
+
   it('passes what the recorder writes: REDACTED credentials and pseudonyms', async () => {
     const recorded = har(
       {
