@@ -119,6 +119,23 @@ describe('employee-recognition traffic diff', () => {
     });
   });
 
+  it('two recordings of the contract-conforming mock with other seeds: no drift, exit 0 (their values differ, not what the SDK reads)', async () => {
+    const [one, two] = [await record('seed1', { seed: 1 }), await record('seed2', { seed: 2 })];
+    expect(await traffic.run(['diff', one, two])).toBe(0);
+  });
+
+  it('a body nested 50,000 deep: a verdict, never a stack trace', async () => {
+    const good = await record('shallow');
+    const har = JSON.parse(readFileSync(good, 'utf8')) as Har;
+    har.log.entries[0]!.response.content.text = `{"data":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    const deep = join(dir, 'deep.har');
+    writeFileSync(deep, JSON.stringify(har));
+    expect(await traffic.run(['diff', good, deep])).toBe(1);
+    stdout = '';
+    expect(await traffic.run(['check', deep])).toBe(1);
+    expect(stdout).toMatch(/^ok +recording +.*1 cut at the size cap or nested too deep/m);
+  });
+
   it('refuses what is not a HAR file as bad usage', async () => {
     const file = join(dir, 'not.har');
     writeFileSync(file, '{"log":{}}');
