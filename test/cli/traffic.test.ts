@@ -16,6 +16,7 @@ import { harErrors } from '../testing/recording.js';
 
 let dir: string;
 let stdout: string;
+const USER_TEAM = '7bb1aaa9-6469-45e6-b7dd-73ec2af21324';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'traffic-'));
@@ -119,9 +120,22 @@ describe('employee-recognition traffic diff', () => {
     });
   });
 
-  it('two recordings of the contract-conforming mock with other seeds: no drift, exit 0 (their values differ, not what the SDK reads)', async () => {
-    const [one, two] = [await record('seed1', { seed: 1 }), await record('seed2', { seed: 2 })];
-    expect(await traffic.run(['diff', one, two])).toBe(0);
+  it('values the SDK knows, new to the second recording (a role, a null team), are no drift: exit 0', async () => {
+    const members = await record('members', {}, ({ api }) => {
+      for (const user of api.store.users.all()) {
+        api.store.users.update(user.id, { role: 'member', team_id: user.team_id ?? USER_TEAM });
+      }
+    });
+    const mixed = await record('mixed', {}, ({ api }) => {
+      const [first, second] = api.store.users.all();
+      api.store.users.update(first!.id, { role: 'admin', team_id: null } as never);
+      api.store.users.update(second!.id, { role: 'manager' } as never);
+    });
+    expect(await traffic.run(['diff', members, mixed])).toBe(0);
+    expect(stdout).toMatch(/enum value data\[\]\.role: admin: a value the SDK knows/);
+    expect(stdout).toMatch(
+      /nullable data\[\]\.team_id: string → null or string: the SDK’s schema allows null here/,
+    );
   });
 
   it('a body nested 50,000 deep: a verdict, never a stack trace', async () => {
