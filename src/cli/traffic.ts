@@ -1,8 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { DoctorReport } from '@employee-recognition/sdk/doctor';
-// The checks of recordings, bundled here rather than in the doctor entry: an app that imports
-// diagnose() carries none of them.
-import { checkTraffic, diffTraffic, type TrafficDiff } from '../doctor/traffic.js';
+import type { DoctorReport, TrafficDiff } from '@employee-recognition/sdk/doctor';
 import { type Har, HarError, parseHar } from '../testing/har.js';
 import type { FileRecorder } from '../testing/recorder.js';
 import { type Command, describe, EXIT, parseCommandArgs, UsageError } from './command.js';
@@ -56,7 +53,7 @@ Examples:
     if (subcommand === 'check') {
       if (files.length !== 1) throw new UsageError('check takes one file: <file.har>.');
       const har = await readHar(files[0]!);
-      const checks = await checkTraffic(await judgeClient(), har);
+      const checks = await doctor.checkTraffic(await judgeClient(), har);
       if ((checks[0]!.details.operations as unknown[]).length === 0) {
         throw new UsageError(
           `${files[0]!} holds no answer of the API (${har.log.entries.length} ${har.log.entries.length === 1 ? 'entry' : 'entries'}): nothing to check.`,
@@ -76,7 +73,7 @@ Examples:
     const [before, after] = await Promise.all(files.map(readHar));
     let diff: TrafficDiff;
     try {
-      diff = await diffTraffic(await judgeClient(), before!, after!);
+      diff = await doctor.diffTraffic(await judgeClient(), before!, after!);
     } catch (error) {
       if (error instanceof RangeError) throw new UsageError(`${files[1]!} ${error.message}.`);
       throw error;

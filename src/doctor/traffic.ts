@@ -450,6 +450,7 @@ function listCheck(
 export interface TrafficDifference {
   /** `users.list`, or `users.get 404` for an answer that is not a 2xx. */
   operation: string;
+  /** What changed; the values docs/versioning.md lists. */
   kind:
     'removed' | 'added' | 'retyped' | 'nullable' | 'enum value' | 'header added' | 'header removed';
   /** The field's path (`data[].role`) or the header's name. */
@@ -462,8 +463,11 @@ export interface TrafficDifference {
 
 /** A header that appeared or went, once, with every operation it touched. */
 export interface HeaderChange {
+  /** The header's name, lower-case. */
   header: string;
+  /** Whether it appeared in the new recording or went. */
   kind: 'header added' | 'header removed';
+  /** Each operation (and status, for an error) whose answers it touched. */
   operations: string[];
   /** The family of headers the SDK reads it as, if any: `rate-limit`, `paging`, `deprecation`, `request id`. */
   family: string | undefined;
