@@ -501,6 +501,8 @@ interface Shape {
   windows: boolean;
   /** Of error answers: the forms the SDK read their bodies in. */
   errorForms: Set<string>;
+  /** Of 2xx answers: whether the SDK's call fails on one of them (the judge's verdict). */
+  fails: boolean;
 }
 
 // The transport's headers, which say nothing of the service.
@@ -544,17 +546,19 @@ async function shapesOf(client: Client, har: Har): Promise<Map<string, Shape>> {
         headers: new Set(),
         windows: true,
         errorForms: new Set(),
+        fails: false,
       };
       shapes.set(key, shape);
     }
-    if (answer.status >= 400 && !answer.unreadable) {
-      const { errorShape } = await judge(
+    if ((answer.status >= 400 || isOk(answer.status)) && !answer.unreadable) {
+      const { error, errorShape } = await judge(
         client,
         answer.operation,
         answer.entry.request.url,
         answer,
       );
-      shape.errorForms.add(errorShape ?? 'other');
+      if (answer.status >= 400) shape.errorForms.add(errorShape ?? 'other');
+      else if (error) shape.fails = true;
     }
     for (const name of answer.headers.keys()) if (!TRANSPORT.has(name)) shape.headers.add(name);
     const hasWindow = [...answer.headers.keys()].some((name) => /^(?:x-)?ratelimit/.test(name));
@@ -615,8 +619,10 @@ export async function diffTraffic(client: Client, before: Har, after: Har): Prom
   const differences: TrafficDifference[] = [];
   const notes: TrafficDifference[] = [];
   const operationOfKey = (key: string) => key.split(' ')[0]!;
+  // A change is a note only while the SDK still reads the new answers of its operation.
+  let reads = true;
   const judged = (difference: TrafficDifference, note: string | undefined) => {
-    if (note === undefined) differences.push(difference);
+    if (note === undefined || !reads) differences.push(difference);
     else notes.push({ ...difference, note });
   };
   const headerChanges = new Map<string, HeaderChange>();
@@ -625,6 +631,7 @@ export async function diffTraffic(client: Client, before: Har, after: Har): Prom
     if (!is) continue;
     const operation = operationOfKey(key);
     const ok = !key.includes(' ');
+    reads = !is.fails || was.fails;
     // An error body in another form the SDK reads as well (RFC 9457 for its own): no drift.
     const errorForm =
       !ok && is.errorForms.size > 0 && !is.errorForms.has('other')

@@ -398,6 +398,28 @@ describe('diffTraffic: what the SDK makes of a change', () => {
     ]);
   });
 
+  it('a change on which the SDK’s call now fails is drift: the pagination object gone, a Link header instead', async () => {
+    const diff = await diffTraffic(
+      client,
+      har(...plain),
+      har(
+        {
+          ...plain[0]!,
+          body: { data: [USER] },
+          headers: { link: `<${BASE}/v1/users?limit=2&cursor=c2>; rel="next"` },
+        },
+        ...plain.slice(1),
+      ),
+    );
+    expect(diff.same).toBe(false);
+    expect(diff.differences).toContainEqual({
+      operation: 'users.list',
+      kind: 'removed',
+      path: 'pagination',
+      detail: 'object',
+    });
+  });
+
   it('base64 bodies and plain ones have the same shapes', async () => {
     const diff = await diffTraffic(
       client,
