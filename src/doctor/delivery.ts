@@ -16,6 +16,7 @@ import {
 import { ConfigurationError } from '../core/config.js';
 import { decodeBase64, encodeBase64, parseSecret, webCrypto } from '../webhooks/crypto.js';
 import { ASSUMPTIONS } from './assumptions.js';
+import { MAX_NESTING, nestsTooDeep } from './judge.js';
 import { createReport, type DoctorCheck, type DoctorReport, redactReport } from './report.js';
 
 /** A delivery as captured: its headers and its body, exactly as they arrived. */
@@ -75,6 +76,12 @@ export function readCapturedDelivery(text: string): CapturedDelivery {
   }
   const raw = /^[A-Z]{3,10} \S+ HTTP\/\d(?:\.\d)?\r?\n/.exec(text.replace(/^\uFEFF/, ''));
   if (raw) return readRawRequest(text.replace(/^\uFEFF/, '').slice(raw[0].length));
+  if (nestsTooDeep(text)) {
+    throw new ConfigurationError(
+      'delivery',
+      `The capture's JSON nests deeper than ${MAX_NESTING} levels: not one delivery.`,
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -201,6 +208,8 @@ const RESERIALIZATIONS: readonly { name: string; change: (body: string) => strin
   ];
 
 function reparse(body: string, write: (value: unknown) => string): string | undefined {
+  // Re-serializing walks the whole body: no delivery nests this deep, and the stack would not hold.
+  if (nestsTooDeep(body)) return undefined;
   try {
     const value: unknown = JSON.parse(body.replace(/^\uFEFF/, ''));
     const written = write(value);
@@ -319,15 +328,22 @@ export async function diagnoseDelivery(
     const skewSeconds = Math.floor(now() / 1000) - seconds;
     const size = Math.abs(skewSeconds);
     const within = size <= WEBHOOK_TOLERANCE_SECONDS;
+    // A capture only ages into the past: one from the future beyond the tolerance is a clock
+    // ahead (the sender's, or this machine's behind), which every receiver refuses live.
+    const future = !within && skewSeconds < 0;
     checks.push({
       id: 'timestamp',
-      status: within ? 'ok' : 'warn',
+      status: within ? 'ok' : future ? 'fail' : 'warn',
       summary: within
         ? `${size} s from this machine's clock, within the ${WEBHOOK_TOLERANCE_SECONDS} s tolerance`
-        : `${size} s ${skewSeconds > 0 ? 'old' : 'in the future'} by this machine's clock: a receiver refuses it now as ${skewSeconds > 0 ? 'timestamp_too_old' : 'timestamp_too_new'}`,
+        : future
+          ? `${size} s in the future by this machine's clock: the sender's clock is ahead (or this one behind), and every receiver refuses its deliveries as timestamp_too_new`
+          : `${size} s old by this machine's clock: a receiver refuses it now as timestamp_too_old`,
       fix: within
         ? undefined
-        : 'If the delivery was just captured, the receiver’s clock is off: synchronize it (NTP). A capture made earlier ages too: its signature can still be checked below.',
+        : future
+          ? 'Compare the sender’s clock with this machine’s (NTP on both): a delivery stamped ahead of the receiver by more than the tolerance is refused until the receiver’s clock catches up.'
+          : 'If the delivery was just captured, the receiver’s clock is off: synchronize it (NTP). A capture made earlier ages too: its signature can still be checked below.',
       assumption: ASSUMPTIONS.clock,
       details: { skewSeconds },
     });

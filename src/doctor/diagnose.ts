@@ -25,9 +25,16 @@ import { isLoopbackHost } from '../internal/loopback.js';
 import type { WebhookReceiver } from '../webhooks/receiver.js';
 import { syncWebhooks } from '../webhooks/sync.js';
 import { codeOf, probeSockets, runtimeCheck } from './connection.js';
-import { checkRecords, type NewField, type RecordDifference } from './records.js';
+import {
+  checkRecords,
+  type NewField,
+  plural,
+  type RecordDifference,
+  recordsCheck,
+} from './records.js';
 import { createReport, type DoctorCheck, type DoctorReport, redactReport } from './report.js';
 import { ASSUMPTIONS } from './assumptions.js';
+import { judge, type Judgement } from './judge.js';
 
 /** What kind of credential a client holds, for the `credential` check and the `write` gate. */
 export interface CredentialKind {
@@ -125,6 +132,8 @@ interface Exchange {
   /** Local ms when the request left. */
   sentAt: number;
   durationMs: number;
+  /** The body's text (its first MAX_BODY_BYTES), else undefined. */
+  text: Promise<string | undefined>;
   /** The body: parsed JSON, else its text, else undefined. */
   body: Promise<unknown>;
 }
@@ -246,7 +255,7 @@ class Run {
       const response = await base(input, init);
       const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
       const url = input instanceof Request ? input.url : String(input);
-      const copy = response.clone();
+      const text = readBody(response.clone());
       this.#exchanges.push({
         operation: this.#operation,
         method,
@@ -255,7 +264,8 @@ class Run {
         headers: response.headers,
         sentAt,
         durationMs: now() - sentAt,
-        body: readBody(copy),
+        text,
+        body: text.then(parseOrText),
       });
       return response;
     };
@@ -452,7 +462,11 @@ class Run {
     return {
       id: 'scopes',
       status: 'ok',
-      summary: `granted ${granted.length} of ${SCOPES.length}${unchecked.length ? `; unchecked ${unchecked.join(', ')}` : ''}`,
+      summary: `granted ${granted.length} of ${SCOPES.length}${
+        unchecked.length
+          ? `; unchecked ${unchecked.map((scope) => `${scope} (${reasons[scope]})`).join(', ')}`
+          : ''
+      }`,
       assumption: ASSUMPTIONS.scopes,
       details,
     };
@@ -519,7 +533,7 @@ class Run {
       return {
         id: 'clock',
         status: 'fail',
-        summary: `this machine's clock is ${size} s ${direction} the service's: every webhook delivery is refused as ${code} (${WEBHOOK_HEADER_TIMESTAMP} beyond the ${WEBHOOK_TOLERANCE_SECONDS} s tolerance)`,
+        summary: `this machine's clock is ${size} s ${direction} the service's: every webhook delivery is refused (verifyWebhook throws WebhookVerificationError ${code}: ${WEBHOOK_HEADER_TIMESTAMP} beyond the ${WEBHOOK_TOLERANCE_SECONDS} s tolerance)`,
         fix: 'Synchronize this machine’s clock (NTP: timedatectl set-ntp true, or the platform’s time service).',
         assumption: ASSUMPTIONS.clock,
         details,
@@ -558,14 +572,16 @@ class Run {
         ASSUMPTIONS.errorBody,
       );
     }
-    const body = await exchange.body;
-    const shape = errorShape(body, exchange.headers.get('content-type'));
+    const judged = await this.#judge('users.get', exchange);
+    const shape = judged.errorShape ?? 'other';
     const requestId = exchange.headers.has(HEADER_REQUEST_ID);
     const details = { status: exchange.status, shape, requestIdHeader: requestId };
     const problems: string[] = [];
     const fixes: string[] = [];
     if (exchange.status !== 404) {
-      problems.push(`an unknown user's id answered ${exchange.status}, not 404`);
+      problems.push(
+        `an unknown user's id answered ${exchange.status}, not 404: the call gets ${judged.error?.name ?? 'no error'}, not NotFoundError`,
+      );
     }
     if (shape === 'other') {
       problems.push(
@@ -600,29 +616,51 @@ class Run {
     };
   }
 
-  async #pagination(): Promise<DoctorCheck> {
-    const probe = this.#probes.get('recognitions.list');
+  /**
+   * The 2xx answer to `operation`'s probe, or why there is none (a missing scope said as such):
+   * the preamble of every check that reads a probed answer.
+   */
+  #answered(operation: OperationName): { exchange: Exchange } | { why: string } {
+    const probe = this.#probes.get(operation);
     const status = probe?.exchange?.status ?? 0;
-    if (!probe?.exchange || status < 200 || status >= 300) {
-      return skip(
-        'pagination',
+    if (probe?.exchange && status >= 200 && status < 300) return { exchange: probe.exchange };
+    const scope = READ_PROBES.find((each) => each.operation === operation)?.scope;
+    return {
+      why:
         status === 403
-          ? 'the key lacks recognitions:read, whose list is the sample'
-          : 'no list answer to read',
-        ASSUMPTIONS.pagination,
-      );
+          ? `the key lacks ${scope}`
+          : (probe?.skipped ??
+            (status ? `${operation} answered ${status}` : `no answer to ${operation}`)),
+    };
+  }
+
+  /** What the SDK makes of a probed answer: the judge's verdict (judge.ts). */
+  async #judge(operation: OperationName, exchange: Exchange): Promise<Judgement> {
+    const page = new URL(exchange.url).searchParams.get('page');
+    return judge(
+      this.#client,
+      operation,
+      exchange.url,
+      { status: exchange.status, headers: exchange.headers, body: await exchange.text },
+      page ? Number(page) : undefined,
+    );
+  }
+
+  async #pagination(): Promise<DoctorCheck> {
+    const answered = this.#answered('recognitions.list');
+    if (!('exchange' in answered)) {
+      return skip('pagination', answered.why, ASSUMPTIONS.pagination);
     }
-    const body = (await probe.exchange.body) as { pagination?: unknown } | undefined;
-    const link = nextLink(probe.exchange.headers.get(HEADER_LINK), probe.exchange.url);
+    const { exchange } = answered;
+    const judged = await this.#judge('recognitions.list', exchange);
+    const body = (await exchange.body) as { pagination?: unknown } | undefined;
+    // For the wording only: whether the SDK follows the link is the judge's to say.
+    const link = /rel="?next/i.test(exchange.headers.get(HEADER_LINK) ?? '');
     const pagination = body && typeof body === 'object' ? body.pagination : undefined;
     const fields =
       pagination && typeof pagination === 'object' && !Array.isArray(pagination)
         ? (pagination as Record<string, unknown>)
         : undefined;
-    const numbers =
-      fields && typeof fields.page === 'number' && typeof fields.total_pages === 'number';
-    const cursor =
-      fields && (typeof fields.next_cursor === 'string' || fields.next_cursor === null);
     const otherCursor = fields
       ? Object.keys(fields).find(
           (key) => key !== 'next_cursor' && /cursor|next|after|token/i.test(key),
@@ -634,58 +672,58 @@ class Run {
           .slice(0, 20)
           .map((name) => name.slice(0, 60))
       : [];
+    const mode = judged.paging === 'last' ? 'none' : (judged.paging ?? 'none');
     const details = {
-      mode: cursor ? 'cursor' : numbers ? 'page' : link ? 'link' : 'none',
-      cursorField: cursor ? 'next_cursor' : (otherCursor ?? null),
-      link: link !== undefined,
+      mode,
+      cursorField: judged.paging === 'cursor' ? 'next_cursor' : (otherCursor ?? null),
+      link,
       fields: names,
     };
-    if (numbers && (cursor || !otherCursor)) {
+    const common = { id: 'pagination', assumption: ASSUMPTIONS.pagination, details };
+    if (judged.error) {
       return {
-        id: 'pagination',
-        status: 'ok',
-        summary: cursor
-          ? 'cursor mode: pagination.next_cursor, with page and total_pages'
-          : 'page mode: pagination.page and total_pages (no next_cursor)',
-        assumption: ASSUMPTIONS.pagination,
-        details,
-      };
-    }
-    if (link) {
-      return {
-        id: 'pagination',
-        status: 'ok',
-        summary:
-          'a Link header with rel="next" (RFC 8288, a standard variant the SDK follows on the same origin)',
-        assumption: ASSUMPTIONS.pagination,
-        details,
+        ...common,
+        status: 'fail',
+        summary: `${link ? 'a Link header with rel="next", but ' : ''}${
+          fields ? `pagination holds ${names.join(', ') || 'nothing'}` : 'no pagination object'
+        }: every list call fails with ${judged.error.name} (${judged.error.message})`,
+        fix: 'Tell the SDK’s maintainers the envelope the service sends (docs/doctor.md, “Reporting a difference”); meanwhile read lists with client.get() and page them yourself.',
       };
     }
     return {
-      id: 'pagination',
-      status: 'fail',
-      summary: fields
-        ? `pagination holds ${names.join(', ') || 'nothing'}${otherCursor ? `, its cursor in ${otherCursor} rather than next_cursor` : ''}: the SDK's lists cannot go past the first page`
-        : 'a list answer has no pagination object and no Link header: the SDK’s lists fail (InvalidResponseError)',
-      fix: 'Tell the SDK’s maintainers the envelope the service sends (docs/doctor.md, “Reporting a difference”); meanwhile read lists with client.get() and page them yourself.',
-      assumption: ASSUMPTIONS.pagination,
-      details,
+      ...common,
+      status: 'ok',
+      summary:
+        judged.paging === 'link'
+          ? 'Link paging (RFC 8288): the SDK follows rel="next"'
+          : judged.paging === 'cursor'
+            ? 'cursor mode: pagination.next_cursor, with page and total_pages'
+            : judged.paging === 'page'
+              ? `page mode: pagination.page and total_pages${otherCursor ? ` (${otherCursor} unread)` : ''}`
+              : 'one page only',
     };
   }
 
   async #records(): Promise<DoctorCheck> {
     const differences: RecordDifference[] = [];
     const newFields: NewField[] = [];
+    const unknownValues: RecordDifference[] = [];
     const sampled: string[] = [];
     const unsampled: string[] = [];
+    // What fails a call outright (the envelope, a record's id), as the SDK reads each answer.
+    const failing: string[] = [];
     for (const { operation } of READ_PROBES) {
-      const probe = this.#probes.get(operation);
-      const status = probe?.exchange?.status ?? 0;
-      if (!probe?.exchange || status < 200 || status >= 300) {
+      const answered = this.#answered(operation);
+      if (!('exchange' in answered)) {
         unsampled.push(operation);
         continue;
       }
-      const body = sampleOne(await probe.exchange.body);
+      const judged = await this.#judge(operation, answered.exchange);
+      // The pagination check reports a list's paging; the errors of its records are this check's.
+      if (judged.error && !isPagingFault(judged.error.paths)) {
+        failing.push(`${operation}: ${judged.error.name} (${judged.error.message})`);
+      }
+      const body = sampleOne(await answered.exchange.body);
       if (isEmptyList(body)) {
         unsampled.push(operation);
         continue;
@@ -694,38 +732,20 @@ class Run {
       const found = checkRecords(operation, body);
       differences.push(...found.differences);
       newFields.push(...found.newFields);
+      unknownValues.push(...found.unknownValues);
     }
-    const details = { differences, newFields, sampled, unsampled };
-    if (sampled.length === 0) {
+    const details = { differences, newFields, unknownValues, sampled, unsampled };
+    if (sampled.length === 0 && failing.length === 0) {
       return skip('records', 'no readable record to sample', ASSUMPTIONS.records, details);
     }
-    if (differences.length > 0) {
-      const named = differences
-        .slice(0, 3)
-        .map((each) => `${each.operation} ${each.path} ${each.problem}`);
-      return {
-        id: 'records',
-        status: 'fail',
-        summary: `${differences.length} field${differences.length === 1 ? '' : 's'} differ${differences.length === 1 ? 's' : ''} from the SDK's types: ${named.join('; ')}${differences.length > 3 ? '; …' : ''}`,
-        fix: "Code that reads these fields gets another type than the SDK declares. Read them defensively, and report the difference (docs/doctor.md, “Reporting a difference”); validateResponses: 'warn' (the default) logs each once.",
-        assumption: ASSUMPTIONS.records,
-        details,
-      };
-    }
-    return {
-      id: 'records',
-      status: 'ok',
-      summary: `${sampled.length} record type${sampled.length === 1 ? '' : 's'} match the SDK's types${
-        newFields.length
-          ? `; ${newFields.length} new field${newFields.length === 1 ? '' : 's'} (${newFields
-              .slice(0, 4)
-              .map((each) => each.path)
-              .join(', ')}${newFields.length > 4 ? ', …' : ''})`
-          : ''
-      }${unsampled.length ? `; not sampled: ${unsampled.join(', ')}` : ''}`,
-      assumption: ASSUMPTIONS.records,
+    const check = recordsCheck(
+      { differences, newFields, unknownValues, failing },
       details,
-    };
+      ASSUMPTIONS.records,
+      `${plural(sampled.length, 'record type')} match${sampled.length === 1 ? 'es' : ''}`,
+    );
+    if (unsampled.length) check.summary += `; not sampled: ${unsampled.join(', ')}`;
+    return check;
   }
 
   #deprecations(): DoctorCheck {
@@ -750,40 +770,43 @@ class Run {
       return {
         id: 'deprecations',
         status: 'ok',
-        summary: `no Deprecation or Sunset notice on ${this.#exchanges.length} answers`,
+        summary: `no Deprecation or Sunset notice on ${plural(this.#exchanges.length, 'answer')}`,
         assumption: ASSUMPTIONS.deprecations,
         details,
       };
     }
+    const now = this.#now();
     const list = notices
       .map(
         (each) =>
-          `${String(each.operation)}${each.sunsetAt ? ` (sunset ${String(each.sunsetAt)})` : ''}`,
+          `${String(each.operation)}${
+            each.sunsetAt
+              ? Date.parse(String(each.sunsetAt)) <= now
+                ? ` (its sunset passed on ${String(each.sunsetAt)})`
+                : ` (sunset ${String(each.sunsetAt)})`
+              : ''
+          }`,
       )
       .join(', ');
+    const links = notices.filter((each) => each.link);
     return {
       id: 'deprecations',
       status: retired ? 'fail' : 'warn',
       summary: `deprecated: ${list}`,
-      fix: 'Move off these operations before their sunset; the service’s page on each is in details.notices[].link.',
+      fix: `${
+        retired
+          ? 'A sunset has passed: calls may fail at any time; move off now.'
+          : 'Move off these operations before their sunset.'
+      }${links.map((each) => ` ${String(each.operation)}: ${String(each.link)}`).join('')}`,
       assumption: ASSUMPTIONS.deprecations,
       details,
     };
   }
 
   async #webhooks(): Promise<DoctorCheck> {
-    const probe = this.#probes.get('webhooks.list');
-    const status = probe?.exchange?.status ?? 0;
-    if (!probe?.exchange || status < 200 || status >= 300) {
-      return skip(
-        'webhooks',
-        status === 403
-          ? 'the key lacks webhooks:read'
-          : (probe?.skipped ?? 'no answer to webhooks.list'),
-        ASSUMPTIONS.webhooks,
-      );
-    }
-    const body = (await probe.exchange.body) as { data?: unknown } | undefined;
+    const answered = this.#answered('webhooks.list');
+    if (!('exchange' in answered)) return skip('webhooks', answered.why, ASSUMPTIONS.webhooks);
+    const body = (await answered.exchange.body) as { data?: unknown } | undefined;
     const list = (Array.isArray(body?.data) ? (body.data as unknown[]) : []).filter(
       (each): each is Record<string, unknown> => typeof each === 'object' && each !== null,
     );
@@ -886,7 +909,7 @@ class Run {
    * along with any copy the replay made, whatever failed in between.
    */
   async #writeChecks(): Promise<WriteOutcome> {
-    const unaffordable = this.#unaffordable(5);
+    const unaffordable = this.#unaffordable(6);
     if (unaffordable) {
       return {
         scope: undefined,
@@ -902,7 +925,6 @@ class Run {
     };
     const key = `doctor-${marker}`;
     const created = new Set<string>();
-    let lost = false;
     try {
       const first = await this.#probe('webhooks.create', (client) =>
         client.webhooks.create(params, this.#callOptions({ idempotencyKey: key })),
@@ -910,7 +932,6 @@ class Run {
       const firstData = (first.data as { data?: { id?: unknown; secret?: unknown } } | undefined)
         ?.data;
       if (typeof firstData?.id === 'string') created.add(firstData.id);
-      else if (!first.exchange) lost = true;
       if (first.exchange?.status === 403) {
         return {
           scope: 'missing',
@@ -987,15 +1008,13 @@ class Run {
         },
       };
     } finally {
-      // The clean-up: never left behind, whatever failed above. An answer that never came may
-      // still have created the webhook: it is found by its unique URL.
-      if (lost) {
-        const listed = await this.#probe('webhooks.list', (client) =>
-          client.webhooks.list(this.#callOptions()),
-        );
-        for (const webhook of listed.data?.data ?? []) {
-          if (webhook.url === params.url) created.add(webhook.id);
-        }
+      // The clean-up: never left behind, whatever failed above. Any answer that never came (the
+      // first create's, the replay's) may still have made a webhook: every one is found by the
+      // unique URL they were all created with, beside the ids the answers gave.
+      this.#operation = 'webhooks.list';
+      const listed = await this.#client.webhooks.list(this.#callOptions()).catch(() => undefined);
+      for (const webhook of listed?.data ?? []) {
+        if (webhook.url === params.url) created.add(webhook.id);
       }
       for (const id of created) {
         this.#operation = 'webhooks.delete';
@@ -1043,7 +1062,7 @@ function connectionCheck(
     return {
       id: 'connection',
       status: 'fail',
-      summary: `${layers}HTTP: no answer (${first?.skipped ?? code})`,
+      summary: `${layers}HTTP: no answer (${first?.skipped ?? code}): calls get ApiConnectionError`,
       fix: 'Check the base URL and that the service is up; a proxy in the way shows in the runtime check.',
       details,
     };
@@ -1054,7 +1073,7 @@ function connectionCheck(
     return {
       id: 'connection',
       status: 'fail',
-      summary: `${layers}HTTP ${exchange.status} in ${exchange.durationMs} ms: the service is failing`,
+      summary: `${layers}HTTP ${exchange.status} in ${exchange.durationMs} ms: the service is failing (calls get an ApiError)`,
       fix: 'The service (or a proxy before it) is down or failing: run again later, or ask its status page.',
       details,
     };
@@ -1086,7 +1105,7 @@ function credentialCheck(credential: KnownCredential, first: Probe, now: number)
     return {
       id: 'credential',
       status: 'fail',
-      summary: `refused (401): ${credential.label} the service does not accept`,
+      summary: `refused (401): ${credential.label} the service does not accept (AuthenticationError)`,
       fix: 'Check RECOGNITION_API_KEY (a live key goes with the live service, a test key with the test one), or the OAuth client; a revoked key needs a new one.',
       assumption: ASSUMPTIONS.credential,
       details,
@@ -1137,47 +1156,11 @@ function rateLimitHeaderNames(headers: Headers): string[] {
   return names.filter((name) => name !== 'retry-after');
 }
 
-/** The error body's form: the SDK's, RFC 9457 problem+json, or another. */
-function errorShape(
-  body: unknown,
-  contentType: string | null,
-): 'contract' | 'problem+json' | 'other' {
-  const error = (body as { error?: Record<string, unknown> } | null)?.error;
-  if (
-    error &&
-    typeof error === 'object' &&
-    typeof error.code === 'string' &&
-    typeof error.message === 'string'
-  ) {
-    return 'contract';
-  }
-  const problem = body as Record<string, unknown> | null;
-  if (
-    problem &&
-    typeof problem === 'object' &&
-    (/application\/problem\+json/i.test(contentType ?? '') ||
-      typeof problem.title === 'string' ||
-      typeof problem.detail === 'string')
-  ) {
-    return 'problem+json';
-  }
-  return 'other';
-}
-
-/** The same-origin target of a `Link` with `rel="next"`, or undefined. */
-function nextLink(header: string | null, base: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.slice(0, 8192).split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (!match || !/;\s*rel\s*=\s*"?(?:[^";,]*\s)?next(?:\s[^";,]*)?"?/i.test(match[2]!)) continue;
-    try {
-      const target = new URL(match[1]!, base);
-      if (target.origin === new URL(base).origin) return target.pathname;
-    } catch {
-      // Not a URL: no link.
-    }
-  }
-  return undefined;
+/** Whether an InvalidResponseError's paths are all the paging's: the pagination check's to report. */
+function isPagingFault(paths: readonly string[]): boolean {
+  return (
+    paths.length > 0 && paths.every((path) => path === 'link' || path.startsWith('pagination'))
+  );
 }
 
 /** A list's body cut to its first record: one sampled record per type. */
@@ -1214,8 +1197,8 @@ function urlIsDeliverable(url: string): boolean {
   }
 }
 
-/** The first MAX_BODY_BYTES of a body: JSON parsed, else its text; undefined when empty or unreadable. */
-async function readBody(response: Response): Promise<unknown> {
+/** The first MAX_BODY_BYTES of a body as text; undefined when empty, longer or unreadable. */
+async function readBody(response: Response): Promise<string | undefined> {
   try {
     const reader = response.body?.getReader();
     if (!reader) return undefined;
@@ -1237,14 +1220,18 @@ async function readBody(response: Response): Promise<unknown> {
       bytes.set(chunk, offset);
       offset += chunk.length;
     }
-    const text = new TextDecoder().decode(bytes);
-    if (!text) return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
+    return new TextDecoder().decode(bytes) || undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A body's JSON, else its text. */
+function parseOrText(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }

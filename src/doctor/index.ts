@@ -36,6 +36,14 @@ export {
 } from './records.js';
 export { ASSUMPTIONS, recordAssumption } from './assumptions.js';
 export {
+  checkTraffic,
+  diffTraffic,
+  type HeaderChange,
+  TRAFFIC_CHECK_IDS,
+  type TrafficDiff,
+  type TrafficDifference,
+} from './traffic.js';
+export {
   type CapturedDelivery,
   diagnoseDelivery,
   type DiagnoseDeliveryOptions,

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import type { OperationName } from '../contract.js';
 import { recordAssumption } from './assumptions.js';
+import type { DoctorCheck } from './report.js';
 import { analyticsSummarySchema } from '../resources/analytics.js';
 import { budgetSchema } from '../resources/budgets.js';
 import { recognitionSchema } from '../resources/recognitions.js';
@@ -41,6 +42,11 @@ export interface NewField {
 export interface RecordCheck {
   differences: RecordDifference[];
   newFields: NewField[];
+  /**
+   * The differences that are an enumeration value the SDK does not know: the SDK reads every
+   * enumeration as open (contract §3), so a call still succeeds; the checks report them as notes.
+   */
+  unknownValues: RecordDifference[];
 }
 
 type Schema = z.core.$ZodType;
@@ -91,8 +97,9 @@ export function answersWithRecords(operation: string): operation is OperationNam
  */
 export function checkRecords(operation: string, body: unknown): RecordCheck {
   const schema = answersWithRecords(operation) ? ANSWERS[operation] : undefined;
-  if (!schema) return { differences: [], newFields: [] };
+  if (!schema) return { differences: [], newFields: [], unknownValues: [] };
   const differences = new Map<string, RecordDifference>();
+  const unknownValues = new Map<string, RecordDifference>();
   const result = z.safeParse(schema, body, { reportInput: true });
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -100,7 +107,9 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
       if (!differences.has(path) && differences.size < MAX_FINDINGS) {
         const assumption = recordAssumption(operation, path);
         const problem = problemOf(issue, isNullable(schema, issue.path));
-        differences.set(path, { operation, path, problem, assumption });
+        const difference = { operation, path, problem, assumption };
+        differences.set(path, difference);
+        if (problem.includes(UNKNOWN_VALUE)) unknownValues.set(path, difference);
       }
     }
   }
@@ -111,7 +120,11 @@ export function checkRecords(operation: string, body: unknown): RecordCheck {
       newFields.set(key, { operation, path: key, type: typeOf(value) });
     }
   });
-  return { differences: [...differences.values()], newFields: [...newFields.values()] };
+  return {
+    differences: [...differences.values()],
+    newFields: [...newFields.values()],
+    unknownValues: [...unknownValues.values()],
+  };
 }
 
 /** Calls `found` with the path and value of every field of `value` that `schema` does not declare. */
@@ -186,4 +199,121 @@ function problemOf(issue: z.core.$ZodIssue, nullable: boolean): string {
 
 function article(type: string): string {
   return type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** What the records check of the doctor and of `traffic check` found, before it is worded. */
+export interface RecordFindings extends RecordCheck {
+  /** Answers the SDK cannot read at all, each as `operation: ErrorClass (message)`. */
+  failing: string[];
+}
+
+export const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count} ${count === 1 ? one : many}`;
+
+const REPORT = 'report the difference (docs/doctor.md, “Reporting a difference”)';
+
+/**
+ * The `records` check of what was found: `fail` when a call fails on an answer (the judge's
+ * verdict) or a field differs from the SDK's types (what `validateResponses: 'strict'` refuses);
+ * `warn` for an enumeration value the SDK does not know (it reads enumerations as open); `ok`
+ * otherwise, `matched` saying what matched. A missing field beside a new one of its type in the
+ * same record is named as a likely rename.
+ */
+export function recordsCheck(
+  found: RecordFindings,
+  details: Record<string, unknown>,
+  assumption: string,
+  matched: string,
+): DoctorCheck {
+  const { failing, newFields, unknownValues } = found;
+  const differences = found.differences.filter((each) => !unknownValues.includes(each));
+  const parent = (path: string) => path.replace(/\.[^.]*$/, '');
+  const named = (list: RecordDifference[]) =>
+    list
+      .slice(0, 3)
+      .map((each) => {
+        const renamed = each.problem.startsWith('is missing')
+          ? newFields.find(
+              (field) =>
+                field.operation === each.operation &&
+                parent(field.path) === parent(each.path) &&
+                each.problem.endsWith(` ${field.type}`),
+            )
+          : undefined;
+        return `${each.operation} ${each.path} ${each.problem}${renamed ? ` (likely renamed to ${renamed.path.slice(parent(each.path).length + 1)})` : ''}`;
+      })
+      .join('; ') + (list.length > 3 ? '; …' : '');
+  const fresh = newFields.length
+    ? `; ${plural(newFields.length, 'new field')}: ${newFields
+        .slice(0, 4)
+        .map((each) => `${each.operation} ${each.path}`)
+        .join(', ')}${newFields.length > 4 ? ', …' : ''}`
+    : '';
+  const [status, summary, fix] = failing.length
+    ? [
+        'fail',
+        `the SDK cannot read ${plural(failing.length, 'answer')}: ${failing.slice(0, 3).join('; ')}`,
+        `Calls fail with that error: ${REPORT}.`,
+      ]
+    : differences.length
+      ? [
+          'fail',
+          `${plural(differences.length, 'field')} differ${differences.length === 1 ? 's' : ''} from the SDK's types: ${named(differences)}${fresh}`,
+          `Under validateResponses: 'strict' calls fail (InvalidResponseError); 'warn' logs each. Read these fields defensively; ${REPORT}.`,
+        ]
+      : unknownValues.length
+        ? [
+            'warn',
+            `an enumeration value the SDK does not know: ${named(unknownValues)}${fresh}`,
+            'Calls succeed (enumerations are open): give a switch on them a default branch.',
+          ]
+        : ['ok', `${matched} the SDK's types${fresh}`, undefined];
+  return { id: 'records', status: status as 'ok', summary, fix, assumption, details };
+}
+
+/**
+ * The SDK's schema of the field at `path` of `operation`'s answer (`data[].role`, a list's items
+ * as `[]`), and whether the field may be absent; undefined where the SDK declares no such field.
+ */
+function fieldAt(
+  operation: string,
+  path: string,
+): { schema: Schema; optional: boolean } | undefined {
+  let part: Schema | undefined = answersWithRecords(operation) ? ANSWERS[operation] : undefined;
+  let optional = false;
+  for (const step of path.split('.')) {
+    const [key, ...items] = step.split('[]');
+    for (const name of [key!, ...items.map(() => 0)]) {
+      if (name === '') continue;
+      let def = part?._zod.def as z.core.$ZodTypes['_zod']['def'] | undefined;
+      while (def?.type === 'optional' || def?.type === 'nullable') {
+        def = def.innerType._zod.def as z.core.$ZodTypes['_zod']['def'];
+      }
+      part =
+        def?.type === 'array' && name === 0
+          ? def.element
+          : def?.type === 'object' && typeof name === 'string' && Object.hasOwn(def.shape, name)
+            ? (def.shape[name] as Schema)
+            : undefined;
+      if (!part) return undefined;
+      optional = part._zod.optin === 'optional';
+    }
+  }
+  return part && { schema: part, optional };
+}
+
+/**
+ * Whether the SDK's schema takes `value` at `path` of `operation`'s answer (a known enumeration
+ * value, a null where null is allowed): true or false, or undefined for a field the SDK does not
+ * declare (it reads nothing there).
+ */
+export function fieldAccepts(operation: string, path: string, value: unknown): boolean | undefined {
+  const field = fieldAt(operation, path);
+  return field && z.safeParse(field.schema, value).success;
+}
+
+/** Whether the SDK declares the field at `path` of `operation`'s answer as always present. */
+export function fieldRequired(operation: string, path: string): boolean {
+  const field = fieldAt(operation, path);
+  return field !== undefined && !field.optional;
 }

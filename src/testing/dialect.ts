@@ -32,9 +32,10 @@ export interface MockDialect {
   /**
    * How a list answer leads to the next page: `cursor` (default, `pagination.next_cursor`) or
    * `link`: a `Link: <url>; rel="next"` header (RFC 8288) to the next page, by cursor or by page
-   * number as the request was, and no `next_cursor` in the body.
+   * number as the request was, and no `next_cursor` in the body. `link-only`: the same header,
+   * and no `pagination` object at all, as some services page (the SDK's lists need the object).
    */
-  pagination?: 'cursor' | 'link' | undefined;
+  pagination?: 'cursor' | 'link' | 'link-only' | undefined;
   /**
    * Seconds the service's clock is off: its `Date` header, the `webhook-timestamp` of its
    * deliveries and the `created_at` of its events are that far ahead (or, negative, behind) of
@@ -54,7 +55,7 @@ export interface MockDialect {
 export interface ResolvedDialect {
   rateLimitHeaders: MockRateLimitHeaders;
   errors: 'contract' | 'problem';
-  pagination: 'cursor' | 'link';
+  pagination: 'cursor' | 'link' | 'link-only';
   clockSkewMs: number;
   renamedFields: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
@@ -96,7 +97,7 @@ export function resolveDialect(dialect: MockDialect = {}): ResolvedDialect {
   const skew = dialect.clockSkewSeconds ?? 0;
   oneOf('rateLimitHeaders', rateLimitHeaders, RATE_LIMIT_HEADERS);
   oneOf('errors', errors, ['contract', 'problem']);
-  oneOf('pagination', pagination, ['cursor', 'link']);
+  oneOf('pagination', pagination, ['cursor', 'link', 'link-only']);
   if (!(typeof skew === 'number' && Math.abs(skew) <= MAX_SKEW_SECONDS)) {
     throw new RangeError(`dialect.clockSkewSeconds must be a number of seconds within a year`);
   }
@@ -148,7 +149,9 @@ export function speakDialect(
       : answer;
   }
   let spoken = answer;
-  if (dialect.pagination === 'link') spoken = linkPaging(spoken, body, target);
+  if (dialect.pagination !== 'cursor') {
+    spoken = linkPaging(spoken, body, target, dialect.pagination === 'link-only');
+  }
   const renames = dialect.renamedFields.get(target.path.split('/')[2] ?? '');
   if (renames?.size) {
     const data = (spoken.body as { data?: unknown }).data;
@@ -190,8 +193,16 @@ function problem(answer: Answer, body: ErrorBody, target: AnswerTarget): Answer 
   };
 }
 
-/** A list answer whose next page is named by `Link: rel="next"` instead of `next_cursor`. */
-function linkPaging(answer: Answer, body: Record<string, unknown>, target: AnswerTarget): Answer {
+/**
+ * A list answer whose next page is named by `Link: rel="next"` instead of `next_cursor`; with
+ * `linkOnly`, without its `pagination` object too.
+ */
+function linkPaging(
+  answer: Answer,
+  body: Record<string, unknown>,
+  target: AnswerTarget,
+  linkOnly: boolean,
+): Answer {
   const pagination = body.pagination as
     { page: number; total_pages: number; next_cursor?: string | null } | undefined;
   if (typeof pagination !== 'object' || pagination === null) return answer;
@@ -206,7 +217,9 @@ function linkPaging(answer: Answer, body: Record<string, unknown>, target: Answe
   if (next.toString() !== target.query.toString()) {
     headers.link = `<${target.baseUrl}${target.path}?${next}>; rel="next"`;
   }
-  return { ...answer, body: { ...body, pagination: rest }, headers };
+  if (!linkOnly) return { ...answer, body: { ...body, pagination: rest }, headers };
+  const { pagination: _dropped, ...withoutPagination } = body;
+  return { ...answer, body: withoutPagination, headers };
 }
 
 /** A record with its fields renamed; anything but an object as it is. */

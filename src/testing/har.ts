@@ -132,7 +132,7 @@ export interface Har {
 }
 
 // The operations' path templates as patterns, most specific (longest) first.
-const TEMPLATES = Object.entries(OPERATIONS).map(([name, template]) => {
+const TEMPLATES = /* @__PURE__ */ Object.entries(OPERATIONS).map(([name, template]) => {
   const [method, path] = template.split(' ') as [string, string];
   const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
   return { name: name as OperationName, method, pattern };

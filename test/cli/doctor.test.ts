@@ -266,4 +266,28 @@ describe('doctor webhook', () => {
     }
     expect(stdout).toContain('parsed and re-stringified JSON (signed as compact JSON)');
   });
+
+  it('a body nested 60,000 deep: a verdict, never a stack trace', async () => {
+    const secret = generateWebhookSecret();
+    writeFileSync(join(dir, 'secret'), `${secret}\n`);
+    const deep = `${'['.repeat(60_000)}${']'.repeat(60_000)}`;
+    const headers = await signWebhook(deep, secret);
+    const raw = join(dir, 'deep.http');
+    writeFileSync(
+      raw,
+      `POST /webhooks HTTP/1.1\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n')}\r\n\r\n${deep}`,
+    );
+    expect(
+      await doctor.run(['webhook', '--delivery', raw, '--secret-from', join(dir, 'secret')]),
+    ).toBe(0);
+    expect(stdout).toMatch(/^ok +signature +matches the body as given/m);
+    // The same body as JSON in a JSON capture: told apart, as bad input.
+    const json = join(dir, 'deep.json');
+    writeFileSync(json, `{"headers":${JSON.stringify(headers)},"body":${deep}}`);
+    await expect(doctor.run(['webhook', '--delivery', json])).rejects.toThrow(
+      /nests deeper than 256 levels/,
+    );
+  });
 });

@@ -16,6 +16,7 @@ import { harErrors } from '../testing/recording.js';
 
 let dir: string;
 let stdout: string;
+const USER_TEAM = '7bb1aaa9-6469-45e6-b7dd-73ec2af21324';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'traffic-'));
@@ -63,10 +64,12 @@ describe('employee-recognition traffic diff', () => {
   it('exits 0 when two recordings of the same service have the same shapes', async () => {
     const [before, after] = [await record('a'), await record('b')];
     expect(await traffic.run(['diff', before, after])).toBe(0);
-    expect(stdout).toBe(`The answers of ${after} have the shapes of ${before}'s.\n`);
+    expect(stdout).toBe(
+      `The answers of ${after} have the shapes of ${before}'s, as the SDK reads them.\n`,
+    );
   });
 
-  it('reports a field dropped, retyped, added and made nullable, a new enumeration value and a new header, exit 1', async () => {
+  it('reports a field dropped (a likely rename beside the new one), retyped and made nullable against the schema, an unknown enumeration value and a deprecation announced, exit 1; an added field is a note', async () => {
     const before = await record('before');
     const after = await record('after', { deprecations: { 'budgets.list': true } }, ({ api }) => {
       const [first] = api.store.users.all();
@@ -86,18 +89,21 @@ describe('employee-recognition traffic diff', () => {
       const at = lines.indexOf(`${operation}:`);
       expect(at).toBeGreaterThanOrEqual(0);
       const prefix = operation === 'users.list' ? 'data[]' : 'data';
-      const block = lines.slice(at + 1, at + 7).map((line) => line.trim().replace(/\s{2,}/, ' '));
+      const block = lines.slice(at + 1, at + 5).map((line) => line.trim().replace(/\s{2,}/, ' '));
       expect(block).toEqual(
         expect.arrayContaining([
-          `removed ${prefix}.email: string`,
+          `removed ${prefix}.email: string (new beside it: ${prefix}.pronouns, a likely rename)`,
           `retyped ${prefix}.points_balance: number → string`,
           `nullable ${prefix}.created_at: string → null`,
-          `added ${prefix}.pronouns: string`,
-          `enum value ${prefix}.role: owner`,
         ]),
       );
+      expect(stdout).toContain(
+        `${operation} added ${prefix}.pronouns: string: a field the SDK reads past`,
+      );
     }
-    expect(stdout).toMatch(/budgets\.list:\n {2}header added +deprecation\n/);
+    // Only users.list had the unknown role in it.
+    expect(stdout).toMatch(/^ {2}enum value +data\[\]\.role: owner$/m);
+    expect(stdout).toMatch(/^header added +deprecation \(deprecation\) on budgets\.list$/m);
     expect(stdout).not.toMatch(/recognitions\.list/);
 
     expect(await traffic.run(['diff', before, after, '--json'])).toBe(1);
@@ -114,6 +120,36 @@ describe('employee-recognition traffic diff', () => {
     });
   });
 
+  it('values the SDK knows, new to the second recording (a role, a null team), are no drift: exit 0', async () => {
+    const members = await record('members', {}, ({ api }) => {
+      for (const user of api.store.users.all()) {
+        api.store.users.update(user.id, { role: 'member', team_id: user.team_id ?? USER_TEAM });
+      }
+    });
+    const mixed = await record('mixed', {}, ({ api }) => {
+      const [first, second] = api.store.users.all();
+      api.store.users.update(first!.id, { role: 'admin', team_id: null } as never);
+      api.store.users.update(second!.id, { role: 'manager' } as never);
+    });
+    expect(await traffic.run(['diff', members, mixed])).toBe(0);
+    expect(stdout).toMatch(/enum value data\[\]\.role: admin: a value the SDK knows/);
+    expect(stdout).toMatch(
+      /nullable data\[\]\.team_id: string → null or string: the SDK’s schema allows null here/,
+    );
+  });
+
+  it('a body nested 50,000 deep: a verdict, never a stack trace', async () => {
+    const good = await record('shallow');
+    const har = JSON.parse(readFileSync(good, 'utf8')) as Har;
+    har.log.entries[0]!.response.content.text = `{"data":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    const deep = join(dir, 'deep.har');
+    writeFileSync(deep, JSON.stringify(har));
+    expect(await traffic.run(['diff', good, deep])).toBe(1);
+    stdout = '';
+    expect(await traffic.run(['check', deep])).toBe(1);
+    expect(stdout).toMatch(/^ok +recording +.*1 cut at the size cap or nested too deep/m);
+  });
+
   it('refuses what is not a HAR file as bad usage', async () => {
     const file = join(dir, 'not.har');
     writeFileSync(file, '{"log":{}}');
@@ -125,14 +161,70 @@ describe('employee-recognition traffic diff', () => {
   });
 });
 
+describe('traffic: a malformed or empty file is bad usage (exit 2), with a message, never a stack trace or exit 0', () => {
+  const write = (name: string, content: unknown) => {
+    const file = join(dir, name);
+    writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return file;
+  };
+  const log = (entries: unknown[]) => ({ log: { version: '1.2', creator: {}, entries } });
+
+  it('an entry without response, or a header name that is a number: entry and field named, counted', async () => {
+    const good = await record('good');
+    const entries = (JSON.parse(readFileSync(good, 'utf8')) as Har).log.entries;
+    const noResponse = write('no-response.har', log([{ ...entries[0], response: undefined }]));
+    await expect(traffic.run(['check', noResponse])).rejects.toThrow(
+      /entry 0, response is missing.*\(1 problem in 1 entry\)/,
+    );
+    const numbered = structuredClone(entries);
+    (numbered[1]!.response.headers[0] as { name: unknown }).name = 42;
+    (numbered[2]!.response.headers[0] as { value: unknown }).value = 7;
+    const badHeaders = write('bad-headers.har', log(numbered));
+    await expect(traffic.run(['diff', good, badHeaders])).rejects.toThrow(
+      /entry 1, response\.headers\[0\]\.name is number.*\(2 problems in 2 entries\)/,
+    );
+  });
+
+  it('non-JSON and truncated files are told apart', async () => {
+    const good = readFileSync(await record('whole'), 'utf8');
+    await expect(traffic.run(['check', write('text.har', 'hello')])).rejects.toThrow(/not JSON/);
+    await expect(
+      traffic.run(['check', write('cut.har', good.slice(0, good.length / 2))]),
+    ).rejects.toThrow(/ends early/);
+  });
+
+  it('nothing to check or compare: a recording without an answer of the API', async () => {
+    const empty = write('empty.har', log([]));
+    await expect(traffic.run(['check', empty])).rejects.toThrow(
+      /empty\.har holds no answer of the API \(0 entries\): nothing to check/,
+    );
+    await expect(traffic.run(['diff', await record('old'), empty])).rejects.toThrow(
+      /empty\.har holds no answer of the API: nothing to compare/,
+    );
+  });
+
+  it('a partial new recording: the operations it lacks named as drift, exit 1', async () => {
+    const old = await record('full');
+    const har = JSON.parse(readFileSync(old, 'utf8')) as Har;
+    har.log.entries = har.log.entries.slice(0, 1);
+    const partial = write('partial.har', har);
+    expect(await traffic.run(['diff', old, partial])).toBe(1);
+    expect(stdout).toContain(
+      `Not in ${partial}: users.get, recognitions.list, budgets.list (recorded in ${old}: the new recording does not cover them)`,
+    );
+  });
+});
+
 describe('employee-recognition traffic check', () => {
   it("passes a recording of the kit's server, in the doctor's report", async () => {
     const file = await record('clean');
     expect(await traffic.run(['check', file])).toBe(0);
     expect(stdout).toMatch(/^employee-recognition doctor: SDK /);
-    expect(stdout).toMatch(/^ok +records +every record of 4 answers matches the SDK's types$/m);
-    expect(stdout).toMatch(/^ok +envelope /m);
-    expect(stdout).toMatch(/^ok +headers +x-request-id and rate-limit headers \(X-RateLimit-\*\)/m);
+    expect(stdout).toMatch(/^ok +records +every record of 4 answers match the SDK's types$/m);
+    expect(stdout).toMatch(
+      /^ok +envelope +the SDK reads every answer; lists page on by cursor paging$/m,
+    );
+    expect(stdout).toMatch(/^ok +headers +x-request-id and rate-limit headers \(x-ratelimit\)/m);
     expect(stdout).toMatch(/^ok +errors +1 error answer in the SDK's error body/m);
     expect(stdout).toMatch(/^No check failed\.$/m);
   });
@@ -147,9 +239,7 @@ describe('employee-recognition traffic check', () => {
     expect(stdout).toMatch(
       /^fail +records +2 fields differ from the SDK's types: users\.list data\.\*\.email is missing/m,
     );
-    expect(stdout).toMatch(
-      /^warn +deprecations +the service announces the deprecation of budgets\.list$/m,
-    );
+    expect(stdout).toMatch(/^warn +deprecations +budgets\.list deprecated/m);
 
     stdout = '';
     expect(await traffic.run(['check', file, '--json'])).toBe(1);
@@ -176,12 +266,10 @@ describe('employee-recognition traffic check', () => {
 });
 
 describe('traffic check: whether the file can be shared', () => {
-  it('passes a redacted recording, warns of personal data, fails on a secret, never showing either', async () => {
+  it('passes a redacted recording, fails on personal data and on a secret, naming entry and field, never showing either', async () => {
     const file = await record('shareable');
     expect(await traffic.run(['check', file])).toBe(0);
-    expect(stdout).toMatch(
-      /^ok +privacy +no secret by its shape, and pseudonyms in every personal field$/m,
-    );
+    expect(stdout).toMatch(/^ok +privacy +nothing the recording’s redaction would remove/m);
 
     const har = JSON.parse(readFileSync(file, 'utf8')) as Har;
     const users = har.log.entries[0]!.response.content;
@@ -191,9 +279,9 @@ describe('traffic check: whether the file can be shared', () => {
     const personal = join(dir, 'personal.har');
     writeFileSync(personal, JSON.stringify(har));
     stdout = '';
-    expect(await traffic.run(['check', personal])).toBe(0);
+    expect(await traffic.run(['check', personal])).toBe(1);
     expect(stdout).toMatch(
-      /^warn +privacy +names or emails in users\.list email are not pseudonyms/m,
+      /^fail +privacy +1 value the recording's redaction removes: entry 0 response\.content\.text/m,
     );
 
     body.data[1].note = 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0';
@@ -202,9 +290,7 @@ describe('traffic check: whether the file can be shared', () => {
     writeFileSync(secret, JSON.stringify(har));
     stdout = '';
     expect(await traffic.run(['check', secret, '--markdown'])).toBe(1);
-    expect(stdout).toMatch(
-      /^\| `privacy` \| fail \| 1 entry holds a webhook secret or an API key/m,
-    );
+    expect(stdout).toMatch(/^\| `privacy` \| fail \| 1 value the recording's redaction removes/m);
     expect(stdout).not.toMatch(/whsec_|ada\.lovelace/);
   });
 });
@@ -227,8 +313,11 @@ describe('traffic check in the standard variants the SDK reads', () => {
       /^ok +errors +1 error answer in the SDK's error body or RFC 9457 problem\+json$/m,
     );
     expect(stdout).toMatch(/^ok +envelope /m);
-    expect(stdout).toMatch(/^ok +headers +x-request-id and rate-limit headers \(RateLimit\)/m);
-    expect(stdout).toMatch(/^fail +records +.*users\.list data\.\*\.name is missing/m);
+    expect(stdout).toMatch(/^ok +headers +x-request-id and rate-limit headers \(ratelimit\)/m);
+    expect(stdout).toMatch(
+      /^fail +records +.*users\.list data\.\*\.name is missing, but the SDK assumes a string \(likely renamed to display_name\)/m,
+    );
+    expect(stdout).toMatch(/^ok +envelope +.*Link paging \(RFC 8288\)/m);
   });
 });
 

@@ -84,6 +84,18 @@ describe('diagnoseDelivery', () => {
     expect(statusOf(report).signature).toBe('ok');
   });
 
+  it('a timestamp 416 s in the future: fails, the sender’s clock ahead, timestamp_too_new', async () => {
+    const report = await diagnoseDelivery(await delivery(body, NOW + 416_000), { secret, now });
+    const timestamp = report.checks.find((check) => check.id === 'timestamp')!;
+    expect(timestamp).toMatchObject({ status: 'fail', details: { skewSeconds: -416 } });
+    expect(timestamp.summary).toContain("the sender's clock is ahead");
+    expect(timestamp.summary).toContain('timestamp_too_new');
+    expect(report.ok).toBe(false);
+    // Within the tolerance, ahead is fine.
+    const near = await diagnoseDelivery(await delivery(body, NOW + 200_000), { secret, now });
+    expect(statusOf(near).timestamp).toBe('ok');
+  });
+
   it.each([
     [
       'base64 without the whsec_ prefix',

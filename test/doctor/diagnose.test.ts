@@ -130,7 +130,7 @@ describe('diagnose names each difference in its check', () => {
     const clock = check(report, 'clock');
     expect(clock.status).toBe('fail');
     expect(clock.summary).toMatch(
-      /40\d s ahead of the service's: every webhook delivery is refused as timestamp_too_old/,
+      /40\d s ahead of the service's: every webhook delivery is refused \(verifyWebhook throws WebhookVerificationError timestamp_too_old/,
     );
     expect(clock.details.skewSeconds).toBeGreaterThanOrEqual(399);
     expect(report.ok).toBe(false);
@@ -146,6 +146,31 @@ describe('diagnose names each difference in its check', () => {
     expect(check(report, 'clock')).toMatchObject({ status: 'warn' });
     expect(check(report, 'clock').summary).toContain('behind');
     expect(report.ok).toBe(true);
+  });
+
+  it('a passed sunset fails, said as passed, the service’s page printed in the fix', async () => {
+    const server = await mock({
+      deprecations: {
+        'users.list': { sunsetAt: '2020-06-30', deprecationLink: 'https://docs.example/users-v2' },
+      },
+    });
+    const report = await diagnose(clientOf(server), { credential: server.api.testKey, env: {} });
+    const deprecations = check(report, 'deprecations');
+    expect(deprecations.status).toBe('fail');
+    expect(deprecations.summary).toBe(
+      'deprecated: users.list (its sunset passed on 2020-06-30T00:00:00.000Z)',
+    );
+    expect(deprecations.fix).toContain('A sunset has passed');
+    expect(deprecations.fix).toContain('users.list: https://docs.example/users-v2');
+  });
+
+  it('unchecked scopes say why; a count of one is singular', async () => {
+    const server = await mock();
+    const report = await diagnose(clientOf(server), { credential: server.api.testKey, env: {} });
+    expect(check(report, 'scopes').summary).toMatch(
+      /unchecked recognitions:write \(never checked: it would create a recognition people see.*\), webhooks:write \(read-only run/,
+    );
+    expect(check(report, 'deprecations').summary).toMatch(/on \d+ answers$/);
   });
 
   it('a deprecation: every notice seen, with its dates', async () => {
@@ -260,14 +285,40 @@ describe('diagnose --write', () => {
     expect(writes.map((request) => request.method)).toEqual(['POST', 'PATCH', 'POST', 'DELETE']);
   });
 
-  it('leaves nothing behind when a step fails', async () => {
+  // A service that ignores the Idempotency-Key (so the replay makes a second webhook), and a
+  // connection that drops the answer to one write after the service did it.
+  it.each([
+    [1, 'the first create'],
+    [2, 'the disabling update'],
+    [3, 'the replayed create'],
+  ])('leaves nothing behind when the answer to write %i (%s) is lost', async (lost) => {
     const server = await mock();
-    server.api.faults.failNext('PATCH /v1/webhooks/*', { status: 500 });
-    server.api.faults.failNext('POST /v1/webhooks', { status: 500, times: 1 });
-    const report = await diagnose(clientOf(server), {
+    let writes = 0;
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      let request = new Request(input, init);
+      if (request.method === 'POST') {
+        const headers = new Headers(request.headers);
+        headers.delete('idempotency-key');
+        request = new Request(request, { headers });
+      }
+      const response = await globalThis.fetch(request);
+      if (request.method !== 'GET' && request.method !== 'DELETE' && ++writes === lost) {
+        await response.body?.cancel();
+        throw new TypeError('fetch failed: the connection dropped');
+      }
+      return response;
+    };
+    const client = new Client({
+      apiKey: server.api.testKey,
+      baseUrl: server.url,
+      logLevel: 'off',
+      fetch,
+    });
+    const report = await diagnose(client, {
       credential: server.api.testKey,
       env: {},
       write: true,
+      fetch,
     });
     expect(check(report, 'idempotency').status).toBe('fail');
     expect(server.api.store.webhooks.all()).toEqual([]);
@@ -325,11 +376,27 @@ describe('diagnose in each dialect of the mock', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('Link pagination: a known variant', async () => {
+  it('Link paging beside a pagination object: a known variant, named as Link paging', async () => {
     const report = await run({ pagination: 'link' });
     const check = report.checks.find((each) => each.id === 'pagination')!;
-    expect(check).toMatchObject({ status: 'ok', details: { link: true } });
+    expect(check).toMatchObject({ status: 'ok', details: { link: true, mode: 'link' } });
+    expect(check.summary).toMatch(/^Link paging/);
     expect(report.ok).toBe(true);
+  });
+
+  it('Link paging without a pagination object fails, as the SDK’s own list call does', async () => {
+    const server = await mock({ dialect: { pagination: 'link-only' } });
+    const client = clientOf(server);
+    // The SDK's verdict, which the doctor must repeat.
+    await expect(client.recognitions.list({ limit: 1 })).rejects.toThrow(/pagination/);
+    const report = await diagnose(client, { credential: server.api.testKey, env: {} });
+    const check = report.checks.find((each) => each.id === 'pagination')!;
+    expect(check).toMatchObject({ status: 'fail', details: { link: true } });
+    expect(check.summary).toContain('a Link header with rel="next", but no pagination object');
+    expect(check.summary).toContain('InvalidResponseError');
+    // Reported once, by the pagination check: the records themselves are readable.
+    expect(report.checks.find((each) => each.id === 'records')!.status).toBe('ok');
+    expect(report.ok).toBe(false);
   });
 
   it('a service clock 10 minutes behind: clock fails, naming timestamp_too_old', async () => {

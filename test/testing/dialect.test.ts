@@ -209,6 +209,14 @@ describe('Link paging (RFC 8288)', () => {
     expect(pages).toEqual([100, 100, 100]);
     expect(api.requests.slice(-3).map((request) => request.query.page)).toEqual(['1', '2', '3']);
   });
+
+  it('link-only: the same Link header and no pagination object, on which the SDK’s lists fail', async () => {
+    const api = mockWith({ pagination: 'link-only' });
+    const first = await call(api, 'GET', '/v1/recognitions?limit=100');
+    expect(first.body).not.toHaveProperty('pagination');
+    expect(first.headers.get('link')).toMatch(/; rel="next"$/);
+    await expect(clientOf(api).recognitions.list({ limit: 100 })).rejects.toThrow(/pagination/);
+  });
 });
 
 describe('Link paging beside a deprecation', () => {
