@@ -156,6 +156,16 @@ export function operationOf(method: string, url: string): OperationName | undefi
   return TEMPLATES.find((each) => each.method === method && each.pattern.test(path))?.name;
 }
 
+/** Name-value pairs (headers, a query, a form) as a HAR lists them. */
+export function nameValues(pairs: Iterable<[string, string]>): HarNameValue[] {
+  return [...pairs].map(([name, value]) => ({ name, value }));
+}
+
+/** A HAR list of pairs as form text (`application/x-www-form-urlencoded`, as a query holds it). */
+export function formText(pairs: readonly HarNameValue[]): string {
+  return new URLSearchParams(pairs.map((pair) => [pair.name, pair.value])).toString();
+}
+
 /** A header's value in a HAR list, by name in any case; several are joined with `, `. */
 export function harHeader(headers: readonly HarNameValue[], name: string): string | undefined {
   const lower = name.toLowerCase();
@@ -319,7 +329,7 @@ function readEntry(value: unknown, index: number, problems: HarProblem[]): HarEn
   const requestHeaders = nameValuesAt(request, 'request.headers', problem);
   const queryString =
     request.queryString === undefined && url
-      ? [...url.searchParams].map(([name, value]) => ({ name, value }))
+      ? nameValues(url.searchParams)
       : nameValuesAt(request, 'request.queryString', problem);
   const cookies = nameValuesAt(request, 'request.cookies', problem);
   let postData = request.postData as Record<string, unknown> | undefined;

@@ -9,8 +9,10 @@ import { PERSONAL_FIELDS, personalFieldsOf } from '../resources/fields.js';
 import {
   binaryString,
   decodeBase64Bytes,
+  formText,
   type HarEntry,
   type HarNameValue,
+  nameValues,
   operationOf,
   toBase64,
 } from './har.js';
@@ -109,7 +111,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     learnSecret(credential);
     // Basic credentials are `id:secret` in base64: the secret alone may show elsewhere.
     if (/^Basic/i.test(value)) {
-      const decoded = decodeBase64(credential);
+      const bytes = decodeBase64Bytes(credential);
+      const decoded = bytes && new TextDecoder().decode(bytes);
       const colon = decoded?.indexOf(':') ?? -1;
       if (colon >= 0) learnSecret(decodeComponent(decoded!.slice(colon + 1)));
     }
@@ -168,22 +171,13 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     // Addresses seen in records by their value first (the pattern takes only a plain part of an
     // unusual one), then any by the pattern.
     if (emails.size) {
-      emailPattern ??= new RegExp(
-        [...emails.keys()]
-          .sort((a, b) => b.length - a.length)
-          .map(escapeRegExp)
-          .join('|'),
-        'gi',
-      );
+      emailPattern ??= new RegExp(alternation(emails.keys()), 'gi');
       out = out.replace(emailPattern, emailPseudonym);
     }
     if (out.includes('@')) out = out.replace(EMAIL, emailPseudonym);
     if (nameParts.size === 0) return out;
     namePattern ??= new RegExp(
-      `(?<!${LETTER_OR_DIGIT})(?:${[...nameParts.keys()]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|')})(?!${LETTER_OR_DIGIT})`,
+      `(?<!${LETTER_OR_DIGIT})(?:${alternation(nameParts.keys())})(?!${LETTER_OR_DIGIT})`,
       'giu',
     );
     const rename = (piece: string) =>
@@ -220,13 +214,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
         return clean === decoded ? segment : encodeURIComponent(clean);
       })
       .join('/');
-    const pairs = [...url.searchParams];
-    const clean = scrubPairs(pairs.map(([name, value]) => ({ name, value })));
-    if (
-      clean.some((pair, index) => pair.value !== pairs[index]![1] || pair.name !== pairs[index]![0])
-    ) {
-      url.search = new URLSearchParams(clean.map((pair) => [pair.name, pair.value])).toString();
-    }
+    const pairs = nameValues(url.searchParams);
+    const clean = scrubPairs(pairs);
+    if (clean.some((pair, index) => differs(pair, pairs[index]!))) url.search = formText(clean);
     if (url.hash) url.hash = scrubText(decodeComponent(url.hash));
     return url.href;
   };
@@ -315,14 +305,14 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   ): { text: string; json?: unknown; changed: string[]; params?: HarNameValue[] } => {
     const changed: string[] = [];
     if (mimeType.toLowerCase().startsWith(FORM)) {
-      const params = [...new URLSearchParams(text)].map(([name, value]) => {
+      const params = nameValues(new URLSearchParams(text)).map(({ name, value }) => {
         if (!isSecretName(name)) return { name, value };
         learnSecret(value);
         changed.push(name);
         return { name, value: REDACTED };
       });
       return {
-        text: new URLSearchParams(params.map((p) => [p.name, p.value])).toString(),
+        text: formText(params),
         changed,
         params,
       };
@@ -380,11 +370,11 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   // A form's text with its fields scrubbed (names of fields that changed in `changed`); the
   // same text when nothing changed, so a replay matches it as recorded.
   const scrubForm = (text: string, changed: string[]): string => {
-    const pairs = [...new URLSearchParams(text)].map(([name, value]) => ({ name, value }));
+    const pairs = nameValues(new URLSearchParams(text));
     const clean = scrubPairs(pairs);
     clean.forEach((pair, index) => pair.value !== pairs[index]!.value && changed.push(pair.name));
-    return changed.length || clean.some((pair, index) => pair.name !== pairs[index]!.name)
-      ? new URLSearchParams(clean.map((pair) => [pair.name, pair.value])).toString()
+    return changed.length || clean.some((pair, index) => differs(pair, pairs[index]!))
+      ? formText(clean)
       : text;
   };
 
@@ -458,7 +448,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       throughText(content, () => scrubRedacted(answer!));
       if (postData && sent) {
         postData.text = sent.params
-          ? new URLSearchParams(sent.params.map((each) => [each.name, each.value])).toString()
+          ? formText(sent.params)
           : sent.json === undefined
             ? sent.text
             : JSON.stringify(sent.json);
@@ -470,15 +460,6 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     },
     scrub,
   };
-}
-
-// UTF-8 text in base64, or undefined when it is not base64.
-function decodeBase64(text: string): string | undefined {
-  try {
-    return new TextDecoder().decode(Uint8Array.from(atob(text), (char) => char.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
 }
 
 // A percent-encoded component decoded; itself when malformed.
@@ -508,9 +489,17 @@ export function createRenumbering(): (text: string) => string {
     });
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// What a pattern matches for any of `texts`, longest first, each literally.
+function alternation(texts: Iterable<string>): string {
+  return [...texts]
+    .sort((a, b) => b.length - a.length)
+    .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
 }
+
+// Whether a pair was changed, its name or its value.
+const differs = (pair: HarNameValue, was: HarNameValue) =>
+  pair.name !== was.name || pair.value !== was.value;
 
 // A base64 body as text (UTF-8, else a character a byte, where ASCII secrets still show) and
 // the encoding back.
