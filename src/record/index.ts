@@ -14,7 +14,18 @@
  *
  * @packageDocumentation
  */
-import * as fs from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import {
   DEFAULT_AUTH_URL,
   DEFAULT_BASE_URL,
@@ -43,6 +54,18 @@ if (file === undefined) {
     .filter(Boolean);
   try {
     // node:fs given: the `.partial` is created now, and the `exit` handler can finish the file.
+    const fs = {
+      closeSync,
+      constants,
+      fstatSync,
+      fsyncSync,
+      lstatSync,
+      openSync,
+      readSync,
+      renameSync,
+      rmSync,
+      writeSync,
+    };
     recorder = startRecorder({ file, urls, fetch: globalThis.fetch.bind(globalThis), fs, say });
   } catch (error) {
     say(`cannot record to ${file}: ${describe(error)}`);

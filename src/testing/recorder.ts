@@ -5,7 +5,7 @@ import type * as NodeFs from 'node:fs';
 import { USER_AGENT_PRODUCT } from '../contract.js';
 import { EmployeeRecognitionError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import { bySendOrder, type Har, type HarEntry, type HarNameValue, toBase64 } from './har.js';
+import { bySendOrder, type Har, type HarEntry, nameValues, toBase64 } from './har.js';
 import { createRedactor, createRenumbering, type RedactOptions } from './redact.js';
 
 /** Options of {@link createRecorder}. */
@@ -64,10 +64,28 @@ export interface StartOptions extends RecorderOptions {
    * handler) or must know at once that it cannot be written (`--record`): the `.partial` is
    * created now, and a refusal thrown.
    */
-  fs?: typeof NodeFs | undefined;
+  fs?: FileSystem | undefined;
   /** Says what the recorder did on the caller's behalf, such as moving a stale `.partial` aside. */
   say?: ((line: string) => void) | undefined;
 }
+
+/**
+ * The calls of node:fs a recording's file needs: what the preload imports by name, since a
+ * namespace import of a built-in costs a bundle its interop helpers.
+ */
+type FileSystem = Pick<
+  typeof NodeFs,
+  | 'closeSync'
+  | 'constants'
+  | 'fstatSync'
+  | 'fsyncSync'
+  | 'lstatSync'
+  | 'openSync'
+  | 'readSync'
+  | 'renameSync'
+  | 'rmSync'
+  | 'writeSync'
+>;
 
 type Fetch = typeof globalThis.fetch;
 type Body = { text: string; size: number; kept: number; truncated: boolean; encoding?: string };
@@ -392,10 +410,6 @@ function encodeBody(bytes: Uint8Array, size: number, truncated: boolean, mimeTyp
   return { text: toBase64(bytes), size, kept, truncated, encoding: 'base64' };
 }
 
-function nameValues(headers: Headers): HarNameValue[] {
-  return [...headers].map(([name, value]) => ({ name, value }));
-}
-
 const entriesOf = (count: number) => `${count} entr${count === 1 ? 'y' : 'ies'}`;
 
 // The mark of a body cut at the cap.
@@ -423,7 +437,7 @@ function toEntry(
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: nameValues(request.headers),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      queryString: nameValues(url.searchParams),
       ...(requestBody
         ? {
             postData: {
@@ -488,7 +502,7 @@ export class RecordFileError extends EmployeeRecognitionError {
 
 // A file of our own: created here (never an existing one), not through a link, readable by its
 // owner only, so a link planted at the name cannot redirect a recording's bytes elsewhere.
-function createExclusive(fs: typeof NodeFs, name: string): number {
+function createExclusive(fs: FileSystem, name: string): number {
   const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
   try {
     return fs.openSync(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
@@ -504,7 +518,7 @@ function createExclusive(fs: typeof NodeFs, name: string): number {
 }
 
 // The same directory entry as the open file: nothing replaced it since it was created.
-const sameFile = (fs: typeof NodeFs, name: string, fd: number) => {
+const sameFile = (fs: FileSystem, name: string, fd: number) => {
   const [entry, open] = [fs.lstatSync(name, { throwIfNoEntry: false }), fs.fstatSync(fd)];
   return entry?.isFile() === true && entry.ino === open.ino && entry.dev === open.dev;
 };
@@ -512,11 +526,11 @@ const sameFile = (fs: typeof NodeFs, name: string, fd: number) => {
 function createFileSink(
   path: string,
   say: (line: string) => void,
-  fsGiven: typeof NodeFs | undefined,
+  fsGiven: FileSystem | undefined,
 ): FileSink {
   const partial = `${path}.partial`;
   const writing = `${path}.writing`;
-  let fs: typeof NodeFs | undefined;
+  let fs: FileSystem | undefined;
   let fd: number | undefined;
   let at = 0;
   let finished = false;
@@ -526,7 +540,7 @@ function createFileSink(
   // that order, one at a time.
   const lines: [sequence: number, position: number, length: number][] = [];
 
-  const open = (module: typeof NodeFs) => {
+  const open = (module: FileSystem) => {
     fs = module;
     if (fs.lstatSync(partial, { throwIfNoEntry: false })?.isFile()) {
       // A killed run's entries: kept under a name of their own, which `traffic check` reads.
