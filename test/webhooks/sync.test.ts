@@ -286,7 +286,7 @@ describe('syncWebhooks', () => {
     ['events', 'recognition.created'],
     ['events', ['recognition.created', 7]],
     ['enabled', 'yes'],
-    ['id', 42],
+    ['id', ''],
     ['url', 5],
     ['description', ['Payroll']],
     ['created_at', 1764115200],
@@ -296,11 +296,9 @@ describe('syncWebhooks', () => {
         status: 200,
         body: { data: [{ ...listed, [field]: value }] },
       });
-    // An id is what the list's schema itself requires: its own error names the field.
-    const expected =
-      field === 'id'
-        ? 'data.0.id'
-        : `The service listed webhook ${listed.id} (data.0) whose ${field} `;
+    // An empty id is a string, as the list's schema requires (42 would fail there, before the
+    // sync reads it): only the sync's own check refuses it, and it names no webhook.
+    const expected = `The service listed ${field === 'id' ? 'a webhook' : `webhook ${listed.id}`} (data.0) whose ${field} `;
 
     it.each([
       [
