@@ -330,10 +330,28 @@ describe('openTelemetry(): the client', () => {
   });
 
   it('shows a local rate-limit wait as a span with its cause, and measures it', async () => {
-    replies.push(windowSpent);
-    const sdk = client({ rateLimit: 'auto' });
-    await sdk.users.get('usr_1');
-    await sdk.users.get('usr_1');
+    // On a frozen clock, the window the first answer spends resets a second or two ahead
+    // however long this machine stalls; the wait is a timer the test ends.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      replies.push(windowSpent);
+      let waiting!: (line: string) => void;
+      const waitLogged = new Promise<string>((resolve) => (waiting = resolve));
+      const sdk = client({
+        rateLimit: 'auto',
+        logLevel: 'info',
+        logger: { debug() {}, info: (line) => waiting(line), warn() {}, error() {} },
+      });
+      await sdk.users.get('usr_1');
+      const call = sdk.users.get('usr_1');
+      // Logged as the wait's timer is set, in the same turn.
+      expect(await waitLogged).toMatch(/waiting \d+ s \(rate limit: X-RateLimit-Reset\)/);
+      // Past the reset (at most 2 s on), its second of rounding, and more: nothing else is due.
+      await vi.advanceTimersByTimeAsync(5_000);
+      await call;
+    } finally {
+      vi.useRealTimers();
+    }
     const second = named('users.get')[1]!;
     const wait = only(named('rate limit wait'));
     expect(parentOf(wait)).toBe(second.spanContext().spanId);
