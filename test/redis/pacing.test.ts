@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Client,
   ConfigurationError,
@@ -74,10 +74,6 @@ async function dump(redis: TestRedisClient, prefix: string) {
   } while (cursor !== '0');
   return entries.sort((a, b) => a.key.localeCompare(b.key));
 }
-
-// Holds Redis for ARGV[1] ms: a slow server, as a script can make one.
-const BUSY_LUA =
-  "local function ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end local stop = ms() + tonumber(ARGV[1]) while ms() < stop do end return 1";
 
 /** Values in the store's keys that the SDK never writes, as commands that write them. */
 const GARBAGE: [string, (key: string) => string[]][] = [
@@ -263,6 +259,9 @@ describeRedis('RedisStore against a real Redis and the mock server', () => {
         rateLimit: { store: new RedisStore({ client: redis[0]!.client, prefix }) },
       });
       await Promise.all(Array.from({ length: 3 }, () => client.get('/v1/users')));
+      // Redis reads its clock (this machine's) after this: the key's time to live can only be
+      // shorter than from here, however long the dump takes.
+      const beforeDump = Date.now();
       const entries = await dump(redis[0]!, prefix);
       const hash = createHash('sha256')
         .update(`${mock.url}\napi-key:${mock.api.testKey}`)
@@ -282,7 +281,7 @@ describeRedis('RedisStore against a real Redis and the mock server', () => {
       ) as Record<string, string>;
       expect(fields.limit).toBe(String(TIER));
       expect(fields.remaining).toBe(String(TIER - 3));
-      const resetIn = Number(fields.reset) - Date.now();
+      const resetIn = Number(fields.reset) - beforeDump;
       // The window key lives until a minute past the reset, no longer.
       expect(window.pttl).toBeGreaterThan(0);
       expect(window.pttl).toBeLessThanOrEqual(resetIn + 60_000 + 1000);
@@ -314,6 +313,8 @@ describeRedis(
       await mock?.close();
       await target.server!.start();
       await expect.poll(() => inspector.command('PING').catch(() => 'down')).toBe('PONG');
+      // A test that failed while holding Redis does not hold the next one.
+      await inspector.command('CLIENT', 'UNPAUSE');
     });
 
     /**
@@ -327,6 +328,8 @@ describeRedis(
         prefix: string;
         key: string;
         log: ReturnType<typeof keptLog>;
+        /** How many requests the service has answered so far. */
+        answered: () => number;
       }) => Promise<void>,
       afterJob?: (context: {
         clients: Client[];
@@ -352,7 +355,9 @@ describeRedis(
             logger: log.logger,
             fetch: async (input, init) => {
               const response = await fetch(input, init);
-              if (++answered === after) faulted = fault({ prefix, key, log });
+              if (++answered === after) {
+                faulted = fault({ prefix, key, log, answered: () => answered });
+              }
               return response;
             },
             // Generous: a loaded machine must not add timeouts to the fault under test.
@@ -378,12 +383,16 @@ describeRedis(
       '%s: Redis stopped mid-job and started again fails no call, warns once per client',
       async (library) => {
         let restarted: Promise<void> | undefined;
-        const { outcomes, log } = await jobWithFault(library, 2, async () => {
+        const { outcomes, log } = await jobWithFault(library, 2, async ({ answered }) => {
           await target.server!.stop();
-          // Down across a window's reset at least, then back: the job is not over yet.
-          restarted = new Promise((resolve) => setTimeout(resolve, 4000)).then(() =>
-            target.server!.start(),
-          );
+          // Down across a window's reset at least (more answers than a window holds), then back:
+          // the job is not over yet.
+          restarted = (async () => {
+            await expect
+              .poll(answered, { timeout: 30_000, interval: 20 })
+              .toBeGreaterThan(2 + TIER);
+            await target.server!.start();
+          })();
         });
         await restarted;
         expect(failures(outcomes)).toEqual([]);
@@ -412,9 +421,13 @@ describeRedis(
           for (const { client } of connections) {
             await expect.poll(() => redisAdapter(client).ready, { timeout: 10_000 }).toBe(true);
           }
-          // A client asks Redis again a second after it last failed.
-          await new Promise((resolve) => setTimeout(resolve, 1100));
-          await Promise.all(clients.map((client) => client.get('/v1/users')));
+          // A client asks Redis again a second after it last failed: moved on, not waited for.
+          vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1000 });
+          try {
+            await Promise.all(clients.map((client) => client.get('/v1/users')));
+          } finally {
+            vi.useRealTimers();
+          }
           const keys = (await dump(inspector, prefix)).map(({ key }) => key);
           expect(keys.some((key) => key.endsWith(':window'))).toBe(true);
         },
@@ -448,13 +461,16 @@ describeRedis(
     );
 
     /**
-     * Holds the server for `ms`, as a slow Redis would, from 100 ms after the call on; questions
-     * queue behind it. Resolves then, with the hold's end.
+     * Holds the store's questions (scripts, as every write: CLIENT PAUSE … WRITE) from when this
+     * resolves on, as a slow Redis would: for `ms`, or until `release()`. `released()` resolves
+     * when Redis runs scripts again: a script of ours, queued behind the hold like theirs.
      */
-    async function holdRedis(ms: number) {
-      const held = inspector.command('EVAL', BUSY_LUA, '0', String(ms));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return { released: held };
+    async function holdRedis(ms = 600_000) {
+      await inspector.command('CLIENT', 'PAUSE', String(ms), 'WRITE');
+      return {
+        release: () => inspector.command('CLIENT', 'UNPAUSE'),
+        released: () => inspector.command('EVAL', 'return 1', '0'),
+      };
     }
 
     /** A client of a RedisStore on a connection of its own, asked once, so its store is warm. */
@@ -482,7 +498,7 @@ describeRedis(
       const { connection, log, store, client } = await warmClient('ioredis 6', 50);
       try {
         expect(store.fallbacks).toBe(0);
-        const { released } = await holdRedis(2000);
+        const { release } = await holdRedis();
         await expect(client.get('/v1/users')).resolves.toBeDefined();
         expect(log.warnings()).toEqual([
           expect.objectContaining({
@@ -490,7 +506,7 @@ describeRedis(
           }),
         ]);
         expect(store.fallbacks).toBe(1);
-        await released;
+        await release();
       } finally {
         await connection.close();
       }
@@ -500,23 +516,26 @@ describeRedis(
       const { connection, log, prefix, store, client } = await warmClient('node-redis 6');
       try {
         expect(store.fallbacks).toBe(0);
-        // Long enough for two questions, a second apart, each given up after at most a second.
-        const { released } = await holdRedis(4000);
+        // The client's clock stands still but where the test moves it: "the second after a
+        // fallback" is that, however long this machine stalls between two calls.
+        vi.useFakeTimers({ toFake: ['Date'] });
+        // Held until released: two questions, a second apart, each given up after a second.
+        const { release } = await holdRedis();
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(1);
         // The second after a fallback paces locally without asking: nothing more to count.
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(1);
-        await new Promise((resolve) => setTimeout(resolve, 1100));
+        vi.setSystemTime(Date.now() + 1000);
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(2);
         expect(log.warnings()).toHaveLength(1);
-        await released;
+        await release();
         // Redis runs the questions it held, and grants them places: the store frees each one,
         // where it would have held the window's places for 30 s.
         const inFlight = `${keyTag(mock, prefix)}:in-flight`;
         await expect.poll(() => inspector.command('ZCARD', inFlight), { timeout: 5000 }).toBe(0);
-        await new Promise((resolve) => setTimeout(resolve, 1100));
+        vi.setSystemTime(Date.now() + 1000);
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(2);
         expect(
@@ -525,6 +544,7 @@ describeRedis(
           ),
         ).toHaveLength(1);
       } finally {
+        vi.useRealTimers();
         await connection.close();
       }
     });
@@ -544,7 +564,7 @@ describeRedis(
           () => 'answered',
           (error: unknown) => (error as Error).message,
         );
-        await released;
+        await released();
         return outcome;
       };
       try {
@@ -571,7 +591,7 @@ describeRedis(
           () => new Error('answered'),
           (caught: unknown) => caught as Error,
         );
-        await released;
+        await released();
         // Its late answer comes before this one's, on the same connection: now observed.
         await reserve().catch(() => {});
         return Number(/Redis did not answer within (\d+) ms/.exec(error.message)?.[1]);
@@ -587,7 +607,7 @@ describeRedis(
         // A Redis that has been this slow is waited for: a 400 ms round trip is an answer.
         const { released } = await holdRedis(500);
         await expect(reserve()).resolves.toBeTypeOf('number');
-        await released;
+        await released();
         // A hundred quick answers later, the slow ones are forgotten.
         for (let index = 0; index < 100; index++) await reserve();
         const again = await timeoutNow();
