@@ -557,22 +557,43 @@ describeRedis(
         timeout: 50,
       });
       const key = 'beefbeefbeefbeefbeefbeefbeefbeef';
-      /** Releases `holder` while Redis is held for 300 ms: how the release ended. */
-      const heldRelease = async (holder: string) => {
-        const { released } = await holdRedis(300);
-        const outcome = await store.release(key, holder, undefined).then(
-          () => 'answered',
-          (error: unknown) => (error as Error).message,
-        );
-        await released();
-        return outcome;
+      /**
+       * Releases `holder` while Redis is held, on the store's fake clock: `ms` pass, then Redis
+       * runs it. How the release ended, and whether it had before Redis was let go.
+       */
+      const heldRelease = async (holder: string, ms: number) => {
+        const { release } = await holdRedis();
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        try {
+          let endedHeld = false;
+          const outcome = store.release(key, holder, undefined).then(
+            () => 'answered',
+            (error: unknown) => (error as Error).message,
+          );
+          void outcome.then(() => (endedHeld = true));
+          await vi.advanceTimersByTimeAsync(ms);
+          // The store's timeout, when it ran out, ends the question after the I/O of that turn.
+          await new Promise((resolve) => setImmediate(resolve));
+          await Promise.resolve();
+          const held = endedHeld;
+          await release();
+          return { outcome: await outcome, endedHeld: held };
+        } finally {
+          vi.useRealTimers();
+        }
       };
       try {
         await expect(store.reserve(key, 'worker:1')).resolves.toBe(0);
         // Redis loads the release script on its first use: that question is given a second.
-        expect(await heldRelease('worker:1')).toBe('answered');
+        expect(await heldRelease('worker:1', 999)).toEqual({
+          outcome: 'answered',
+          endedHeld: false,
+        });
         await expect(store.reserve(key, 'worker:2')).resolves.toBe(0);
-        expect(await heldRelease('worker:2')).toMatch(/did not answer within 50 ms/);
+        expect(await heldRelease('worker:2', 50)).toEqual({
+          outcome: expect.stringMatching(/did not answer within 50 ms/),
+          endedHeld: true,
+        });
       } finally {
         await connection.close();
       }
@@ -584,36 +605,40 @@ describeRedis(
       const key = 'cafecafecafecafecafecafecafecafe';
       let holder = 0;
       const reserve = () => store.reserve(key, `worker:${++holder}`);
-      /** The timeout a question gave up after, while Redis is held for 2 s. */
-      const timeoutNow = async () => {
-        const { released } = await holdRedis(2000);
-        const error = await reserve().then(
-          () => new Error('answered'),
-          (caught: unknown) => caught as Error,
+      // Round trips on the store's fake clock: Redis's own answers take no time on it, a held
+      // one what the test lets pass. This machine's load changes neither.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      /** A question Redis holds for `ms`: answered, or the timeout it gave up after. */
+      const heldFor = async (ms: number) => {
+        const { release } = await holdRedis();
+        const asked = reserve().then(
+          () => 'answered',
+          (error: unknown) => (error as Error).message,
         );
-        await released();
+        await vi.advanceTimersByTimeAsync(ms);
+        // A timeout that ran out ends the question after the I/O of that turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        await release();
+        const outcome = await asked;
         // Its late answer comes before this one's, on the same connection: now observed.
         await reserve().catch(() => {});
-        return Number(/Redis did not answer within (\d+) ms/.exec(error.message)?.[1]);
+        return outcome;
       };
+      const timeoutNow = async (heldMs: number) =>
+        Number(/Redis did not answer within (\d+) ms/.exec(await heldFor(heldMs))?.[1]);
       try {
         await expect(reserve()).resolves.toBe(0);
-        // Quick answers so far: a timeout near the shortest.
-        const quick = await timeoutNow();
-        expect(quick).toBeGreaterThanOrEqual(50);
-        expect(quick).toBeLessThan(1000);
+        // Quick answers so far: the shortest timeout.
+        expect(await timeoutNow(1900)).toBe(50);
         // Four times the 1.9 s just observed is more than the longest timeout, a second.
-        expect(await timeoutNow()).toBe(1000);
+        expect(await timeoutNow(1900)).toBe(1000);
         // A Redis that has been this slow is waited for: a 400 ms round trip is an answer.
-        const { released } = await holdRedis(500);
-        await expect(reserve()).resolves.toBeTypeOf('number');
-        await released();
+        expect(await heldFor(400)).toBe('answered');
         // A hundred quick answers later, the slow ones are forgotten.
         for (let index = 0; index < 100; index++) await reserve();
-        const again = await timeoutNow();
-        expect(again).toBeGreaterThanOrEqual(50);
-        expect(again).toBeLessThan(1000);
+        expect(await timeoutNow(1900)).toBe(50);
       } finally {
+        vi.useRealTimers();
         await connection.close();
       }
     });
