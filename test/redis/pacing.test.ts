@@ -1,3 +1,12 @@
+/**
+ * RedisStore against a real redis-server: keys, pacing shared by clients of one key, and what
+ * no call may suffer when Redis stops, is flushed, holds garbage or answers slowly.
+ *
+ * Time: the suite's slowest file (96 s of a full run on two shared cores, 1,083 s in all): most
+ * tests run a job of 40 calls through a window of 10 a second, so each crosses four windows of
+ * the mock's clock and Redis's, which are real (Redis reads its own). What depends on the
+ * client's clock or on how long Redis takes runs on fake timers with Redis held by CLIENT PAUSE.
+ */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {

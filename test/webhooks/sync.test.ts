@@ -2,6 +2,9 @@
  * syncWebhooks and rotateWebhookSecret against the kit's mock over real HTTP: the SDK's own
  * client lists, creates, updates and deletes; the mock delivers real events to a real node:http
  * receiver that verifies them with the secret sync returned.
+ *
+ * Time: 19 s of a full run on two shared cores, spread over 56 tests of 0.2 to 1.3 s: each is
+ * real HTTP to a fresh mock and receiver (no state shared between tests), none waits on a clock.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
