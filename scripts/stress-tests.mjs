@@ -35,15 +35,26 @@ function spinner() {
   return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
+/** The processes this script started and has not yet seen end: stopped with it. */
+const children = new Set();
+
+function track(child) {
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
 /** One vitest run of `file`: whether it passed, how long it took, and what it printed. */
 function runOnce(file, vitestArgs) {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [vitest, 'run', file, ...vitestArgs], {
-      cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = track(
+      spawn(process.execPath, [vitest, 'run', file, ...vitestArgs], {
+        cwd: root,
+        env: { ...process.env, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -67,9 +78,9 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const spinners = Array.from({ length: options.spinners }, spinner);
+  Array.from({ length: options.spinners }, () => track(spinner()));
   const stop = () => {
-    for (const child of spinners) child.kill('SIGKILL');
+    for (const child of children) child.kill('SIGKILL');
   };
   process.on('exit', stop);
   for (const signal of ['SIGINT', 'SIGTERM']) {
