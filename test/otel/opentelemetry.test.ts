@@ -161,6 +161,17 @@ function client(options: ConstructorParameters<typeof Client>[0] = {}) {
   });
 }
 
+/**
+ * A logger whose first info line (a wait of a second or more is told at info) resolves
+ * `waitLogged`: it is logged in the turn the wait's timer is set.
+ */
+function firstInfoLine() {
+  let told!: (line: string) => void;
+  const waitLogged = new Promise<string>((resolve) => (told = resolve));
+  const logger = { debug() {}, info: (line: string) => told(line), warn() {}, error() {} };
+  return { logger, waitLogged };
+}
+
 const ours = () =>
   exporter
     .getFinishedSpans()
@@ -335,12 +346,11 @@ describe('openTelemetry(): the client', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       replies.push(windowSpent);
-      let waiting!: (line: string) => void;
-      const waitLogged = new Promise<string>((resolve) => (waiting = resolve));
+      const { logger, waitLogged } = firstInfoLine();
       const sdk = client({
         rateLimit: 'auto',
         logLevel: 'info',
-        logger: { debug() {}, info: (line) => waiting(line), warn() {}, error() {} },
+        logger,
       });
       await sdk.users.get('usr_1');
       const call = sdk.users.get('usr_1');
@@ -749,12 +759,11 @@ describeRedis('openTelemetry(): pacing through Redis', () => {
         },
       }));
       const store = new RedisStore({ client: redis.client, prefix });
-      let waiting!: (line: string) => void;
-      const waitLogged = new Promise<string>((resolve) => (waiting = resolve));
+      const { logger, waitLogged } = firstInfoLine();
       const sdk = client({
         rateLimit: { store, key: 'otel-test' },
         logLevel: 'info',
-        logger: { debug() {}, info: (line) => waiting(line), warn() {}, error() {} },
+        logger,
       });
       await sdk.users.get('usr_1');
       // The answer frees its place and records the window after the call returns: once Redis
