@@ -684,8 +684,12 @@ describeRedis('RedisStore places', () => {
     const store = new RedisStore({ client: redis.client, prefix, timeout: 5000 });
     const key = 'f00dfeedf00dfeedf00dfeedf00dfeed';
     const tag = `${prefix}{${key}}`;
-    const [seconds] = (await redis.command('TIME')) as [string, string];
-    const now = Number(seconds) * 1000;
+    /** Redis's clock in ms, as the store's scripts read it. */
+    const redisNow = async () => {
+      const [seconds, micros] = (await redis.command('TIME')) as [string, string];
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    };
+    const now = await redisNow();
     // The window has room for one more; a dead worker's place taken 31 s ago still lies there.
     await redis.command(
       'HSET',
@@ -699,10 +703,12 @@ describeRedis('RedisStore places', () => {
     );
     await redis.command('ZADD', `${tag}:in-flight`, String(now - 1000), 'dead-worker:1');
     expect(await store.reserve(key, 'live-worker:1')).toBe(0);
+    const reserved = await redisNow();
     expect(await redis.command('ZRANGE', `${tag}:in-flight`, '0', '-1')).toEqual(['live-worker:1']);
+    // The place expires 30 s after Redis granted it, between the two readings of its clock.
     const score = Number(await redis.command('ZSCORE', `${tag}:in-flight`, 'live-worker:1'));
-    expect(score - now).toBeGreaterThan(29_000);
-    expect(score - now).toBeLessThanOrEqual(31_000);
+    expect(score).toBeGreaterThanOrEqual(now + 30_000);
+    expect(score).toBeLessThanOrEqual(reserved + 30_000);
     const ttl = Number(await redis.command('PTTL', `${tag}:in-flight`));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(30_000);
@@ -711,10 +717,12 @@ describeRedis('RedisStore places', () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(25);
     await store.release(key, 'live-worker:1', { limit: 10, remaining: 0, resetAt: now + 20_000 });
-    // Spent: the wait is until the reset, on Redis's clock.
+    // Spent: the wait is until the reset, on Redis's clock (read before and after it answers).
+    const asked = await redisNow();
     const untilReset = await store.reserve(key, 'live-worker:2');
-    expect(untilReset).toBeGreaterThan(15_000);
-    expect(untilReset).toBeLessThanOrEqual(20_000);
+    const answered = await redisNow();
+    expect(untilReset).toBeGreaterThanOrEqual(now + 20_000 - answered);
+    expect(untilReset).toBeLessThanOrEqual(now + 20_000 - asked);
   });
 
   it.each(GARBAGE)(
