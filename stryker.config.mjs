@@ -1,0 +1,49 @@
+/**
+ * Mutation testing (`npm run test:mutation`; docs/mutation-testing.md has the scores, the
+ * survivors and when to run it). Stryker changes one operator, literal or condition of a module
+ * at a time and runs the tests that cover that spot; a change no test notices is behaviour no test
+ * pins. Not part of `npm test` or CI: a run of every module takes tens of minutes on 2 cores.
+ */
+
+/**
+ * The modules measured, each with the test files that exercise it: its own (the mirrored path,
+ * every `<name>*.test.ts` beside it) and those that reach it through the client. Only these run:
+ * Vitest's `related` selection alone would take most of the suite, since nearly every test imports
+ * the client and the client imports every module.
+ */
+const MODULES = {
+  'src/internal/link.ts': [
+    'test/internal/link*.test.ts',
+    'test/internal/deprecation.test.ts',
+    'test/core/pagination.test.ts',
+    'test/core/request.deprecation.test.ts',
+  ],
+  'src/internal/headers.ts': [
+    'test/internal/headers*.test.ts',
+    'test/core/retry*.test.ts',
+    'test/core/throttle*.test.ts',
+    'test/core/shared-throttle*.test.ts',
+  ],
+  'src/webhooks/verify.ts': ['test/webhooks/verify*.test.ts'],
+  'src/core/retry.ts': ['test/core/retry*.test.ts'],
+  'src/core/throttle.ts': ['test/core/throttle*.test.ts', 'test/core/shared-throttle*.test.ts'],
+};
+
+export default {
+  testRunner: 'vitest',
+  // Of the listed test files, a run takes those whose imports reach the mutated module.
+  vitest: { configFile: 'vitest.config.ts', related: true },
+  // Each mutant runs only the tests that executed its code in the first, instrumented run.
+  coverageAnalysis: 'perTest',
+  // `--mutate <file>` on the command line measures one module (with the same test files).
+  mutate: Object.keys(MODULES),
+  testFiles: [...new Set(Object.values(MODULES).flat())],
+  // Two cores: one worker each. More only makes the workers wait for each other.
+  concurrency: 2,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  // The bar a module is held to (docs/mutation-testing.md); the run reports, it does not fail.
+  thresholds: { high: 90, low: 80, break: null },
+};
