@@ -53,11 +53,12 @@ export class ApiPromise<T> implements PromiseLike<T> {
   withResponse(): Promise<WithResponse<T>> {
     // The headers are read only here: a plain `await` needs none of them.
     this.#result ??= this.#parsed().then((data) => {
-      const { response, deprecation } = this.#answer as RawResponse;
+      const { response, deprecation, redact = String } = this.#answer as RawResponse;
+      const requestId = response.headers.get(HEADER_REQUEST_ID);
       return {
         data,
         response,
-        requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+        requestId: requestId === null ? undefined : redact(requestId),
         rateLimit: parseRateLimit(response.headers),
         deprecation,
       };

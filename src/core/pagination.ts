@@ -30,6 +30,8 @@ export type PageFetcher<Item, Params extends PageParams> = (
   params: Params,
   options: RequestOptions,
   link?: string,
+  /** The list's pages, cursors and links so far, handed to the page fetched. */
+  seen?: Set<string>,
 ) => PagePromise<Item, Params>;
 
 /** One page of a list: its records, its pagination, and the way to the next page. */
@@ -42,6 +44,10 @@ export class Page<Item, Params extends PageParams = PageParams> {
   readonly #fetchPage: PageFetcher<Item, Params>;
   readonly #options: RequestOptions;
   readonly #link: string | undefined;
+  /** The pages, cursors and links this list has led to, shared by its pages ({@link stalledList}). */
+  readonly #seen: Set<string>;
+  /** Whether this page's way on is among {@link Page.#seen} already. */
+  #noted = false;
 
   /**
    * Made by the list methods; customers never construct one.
@@ -54,6 +60,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
     fetchPage: PageFetcher<Item, Params>,
     options: RequestOptions,
     link?: string,
+    seen = new Set<string>(),
   ) {
     this.data = body.data;
     this.pagination = body.pagination;
@@ -61,6 +68,7 @@ export class Page<Item, Params extends PageParams = PageParams> {
     this.#fetchPage = fetchPage;
     this.#options = options;
     this.#link = link;
+    this.#seen = seen;
   }
 
   /**
@@ -79,6 +87,9 @@ export class Page<Item, Params extends PageParams = PageParams> {
    * gives one, page numbers otherwise; filters carry over. A null cursor ends a cursor-mode list.
    * Where the answer's `Link` header names the next page instead (RFC 8288), {@link getNextPage}
    * and iteration follow that link; this method still gives what the body says.
+   *
+   * @throws {InvalidResponseError} when the page number the service sent cannot lead on (below
+   * 1): the service's mistake, named, never a request for a page 0.
    */
   nextPageParams(): Params | null {
     if (this.data.length === 0) return null;
@@ -89,7 +100,12 @@ export class Page<Item, Params extends PageParams = PageParams> {
     }
     const cursorMode = this.#params.page == null;
     if (cursorMode && nextCursor === null) return null;
-    return page < totalPages ? ({ ...filters, page: page + 1 } as Params) : null;
+    if (!(page < totalPages)) return null;
+    // An integer, as the envelope's check made sure; a page below 1 has no next.
+    if (!(page >= 1)) {
+      throw pagingError('pagination.page', `is ${page}: no next page follows it`);
+    }
+    return { ...filters, page: page + 1 } as Params;
   }
 
   /** Whether another page follows this one. */
@@ -97,15 +113,23 @@ export class Page<Item, Params extends PageParams = PageParams> {
     return !!this.nextPageLink() || this.nextPageParams() !== null;
   }
 
-  /** Requests the next page. Throws if there is none: check {@link hasNextPage} first. */
+  /**
+   * Requests the next page. Throws if there is none: check {@link hasNextPage} first. A list that
+   * leads to a page, cursor or link it led to before throws InvalidResponseError, as iteration
+   * does: no answer can make a `hasNextPage()` loop endless.
+   */
   getNextPage(options: RequestOptions = this.#options): PagePromise<Item, Params> {
     const link = this.nextPageLink();
-    if (link) return this.#fetchPage(this.#params, options, link);
-    const params = this.nextPageParams();
+    const params = link ? this.#params : this.nextPageParams();
     if (params === null) {
       throw new EmployeeRecognitionError('This is the last page: check hasNextPage() first.');
     }
-    return this.#fetchPage(params, options);
+    if (!this.#noted) {
+      const stalled = stalledList(link ?? params, this.#seen);
+      if (stalled) throw stalled;
+      this.#noted = true;
+    }
+    return this.#fetchPage(params, options, link, this.#seen);
   }
 
   /** The body as the service sent it, without the methods. */
@@ -177,26 +201,25 @@ export class PagePromise<Item, Params extends PageParams = PageParams>
 /**
  * Pages from `next` on, each fetched while the caller works on the one before, as long as
  * `wantsNext` says the caller will want it. A list that does not advance (a cursor, page number
- * or next link seen before, as from a server that ignores `page`) ends with InvalidResponseError
- * at the first repeat: no answer can make the loop endless.
+ * or next link seen before, as from a server that ignores `page`) or whose page numbers cannot
+ * lead on ends with InvalidResponseError after the page that says so (`getNextPage` judges):
+ * no answer can make the loop endless.
  */
 async function* iteratePages<Item, Params extends PageParams>(
   next: PromiseLike<Page<Item, Params>> | Page<Item, Params> | undefined,
   options: RequestOptions,
   wantsNext: (page: Page<Item, Params>) => boolean = () => true,
 ): AsyncGenerator<Page<Item, Params>, void, undefined> {
-  const seen = new Set<string>();
   // `next` is overwritten every turn, so no earlier page stays reachable from this loop.
   while (next) {
     const page = await next;
-    const following = page.nextPageLink() ?? page.nextPageParams();
-    const stalled = following === null ? undefined : stalledList(following, seen);
-    if (stalled) {
+    let prefetch: ReturnType<typeof prefetchNext<Item, Params>> | undefined;
+    try {
+      if (page.hasNextPage() && wantsNext(page)) prefetch = prefetchNext(page, options);
+    } catch (error) {
       yield page;
-      throw stalled;
+      throw error;
     }
-    const prefetch =
-      following !== null && wantsNext(page) ? prefetchNext(page, options) : undefined;
     next = prefetch?.page;
     let resumed = false;
     try {
@@ -225,11 +248,19 @@ function stalledList(
     seen.add(value);
     return undefined;
   }
+  return pagingError(field, 'repeats an earlier page');
+}
+
+/**
+ * The service's paging, wrong at `path`: its mistake, not the caller's. The message quotes no
+ * cursor or link: a service may have echoed the credential into one.
+ */
+function pagingError(path: string, problem: string): InvalidResponseError {
   return new InvalidResponseError({
-    message: `The list does not advance: the service led to ${value.slice(0, 100)} a second time, so iteration stopped.`,
+    message: `The list cannot go on: ${path} ${problem}.`,
     status: 200,
     requestId: undefined,
-    issues: [{ path: field, message: 'repeats an earlier page' }],
+    issues: [{ path, message: problem }],
   });
 }
 

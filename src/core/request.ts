@@ -3,6 +3,8 @@ import { HEADER_IDEMPOTENCY_KEY, HEADER_REQUEST_ID } from '../contract.js';
 import { aborts } from '../internal/abort.js';
 import { parseDeprecation, warnOnce } from '../internal/deprecation.js';
 import { retryAfterMs } from '../internal/headers.js';
+import { holdsCredential, redactSecrets } from '../internal/redact.js';
+import { boundedDelay, later } from '../internal/timers.js';
 import { VERSION } from '../version.js';
 import {
   type ApiKeySource,
@@ -28,7 +30,7 @@ import {
   redactHeaders,
   type RequestTarget,
 } from './errors.js';
-import { Log, redactSecrets } from './logger.js';
+import { Log } from './logger.js';
 import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
 import { createThrottle, type Pacer } from './throttle.js';
@@ -210,6 +212,8 @@ class Call {
    * its wait, or no retry), which is decided after it: logged then ({@link Call.#logAttempt}).
    */
   #outcome: [string, string] | undefined;
+  /** The call's credential and every secret of a known shape out of `text` (internal/redact.ts). */
+  readonly #redact = (text: string): string => redactSecrets(text, this.#credential);
 
   constructor(
     transport: Transport,
@@ -437,8 +441,11 @@ class Call {
     // Every answer may carry the service's deprecation notice (docs/errors-and-retries.md): its
     // links are server text, handed out redacted like an error's (a service may echo the
     // credential into them).
-    const deprecation = parseDeprecation(response.headers, this.#target.url, undefined, (link) =>
-      redactSecrets(link, this.#credential),
+    const deprecation = parseDeprecation(
+      response.headers,
+      this.#target.url,
+      undefined,
+      this.#redact,
     );
     if (deprecation) {
       const { method, path, operation = `${method} ${template(path)}` } = this.#request;
@@ -454,7 +461,7 @@ class Call {
           {
             ...this.#attemptContext(),
             status: response.status,
-            responseHeaders: response.headers,
+            responseHeaders: redactHeaders(response.headers, this.#redact),
             durationMs,
             ...(deprecation && { deprecation }),
           },
@@ -489,12 +496,9 @@ class Call {
       };
       return (standIn ??= new Response(null));
     }
-    const error = errorFromResponse(
-      response,
-      text,
-      this.#target,
-      (value) => redactSecrets(value, this.#credential),
-      retryAfterMs(response.headers),
+    // Redacted whole before any hook or the instrumentation sees it (beforeRetry's `error`).
+    const error = this.#failure(
+      errorFromResponse(response, text, this.#target, this.#redact, retryAfterMs(response.headers)),
     );
     if (response.status === 401 && this.#refreshable) {
       // A token function gets one chance to hand out a fresh token, whatever `maxRetries` says;
@@ -511,7 +515,7 @@ class Call {
   /** What has ky try again after `ms` without weighing it: ky skips `shouldRetry` for it. */
   #retry(ms: number): ForceRetryError {
     this.#logAttempt(`, retry in ${Math.round(ms)} ms`);
-    return new ForceRetryError({ delay: ms });
+    return new ForceRetryError({ delay: boundedDelay(ms) });
   }
 
   /**
@@ -564,24 +568,25 @@ class Call {
           status: response.status,
           code: 'unexpected_redirect',
           message: `The service answered ${method} with a redirect (${response.status}) that the SDK does not follow for a write: the outcome of the write is unknown; look the record up before trying again`,
-          headers: redactHeaders(response.headers, (value) =>
-            redactSecrets(value, this.#credential),
-          ),
+          headers: redactHeaders(response.headers, this.#redact),
           requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
         }),
       );
     }
-    // Nor one that fetch refuses (user info in it).
+    // Nor one that fetch refuses (user info in it), nor one that holds the call's own credential
+    // (a Link that does is not followed either, core/resource.ts): URLs show in hooks, errors,
+    // traces and logs, and the next hop may be another origin's.
     if (
       response.type === 'opaqueredirect' ||
       next === undefined ||
       !/^https?:$/.test(next.protocol) ||
-      next.username + next.password !== ''
+      next.username + next.password !== '' ||
+      holdsCredential(location!, this.#credential)
     ) {
       throw this.#finalize(
         new ApiConnectionError(
           this.#target,
-          `Connection error: ${this.#describe()}: the service redirected to a location the SDK cannot follow.`,
+          `Connection error: ${this.#describe()}: the service redirected to a location the SDK does not follow (not http(s), or holding a credential).`,
         ),
       );
     }
@@ -635,7 +640,7 @@ class Call {
     if (this.#context?.attempt !== this.#attemptNumber) {
       this.#context = {
         method: this.#target.method,
-        url: this.#target.url,
+        url: this.#redact(this.#target.url),
         path: this.#request.path,
         attempt: this.#attemptNumber,
         headers: new Headers(this.#sentHeaders(false)),
@@ -668,7 +673,7 @@ class Call {
       target: this.#target,
       timeout: this.#call.timeout,
       signal: this.#call.signal,
-      redact: (text) => redactSecrets(text, this.#credential),
+      redact: this.#redact,
     });
   }
 
@@ -695,8 +700,7 @@ class Call {
     if (!this.#transport.log.enabled('debug')) return;
     const requestId = response?.headers.get(HEADER_REQUEST_ID);
     const sent = this.#body === undefined ? '' : ` sent ${truncate(this.#body)}`;
-    const received =
-      text === undefined ? '' : ` received ${truncate(redactSecrets(text, this.#credential))}`;
+    const received = text === undefined ? '' : ` received ${truncate(this.#redact(text))}`;
     this.#outcome = [
       `${this.#describe()} -> ${outcome} (attempt ${this.#attemptNumber}${requestId ? `, request id ${requestId}` : ''})`,
       `${sent}${received}`,
@@ -706,13 +710,14 @@ class Call {
   /** Logs the noted attempt at debug, with what follows it (`then`), once. */
   #logAttempt(then: string): void {
     if (this.#outcome) {
-      this.#transport.log.debug(redactSecrets(this.#outcome.join(then), this.#credential));
+      this.#transport.log.debug(this.#redact(this.#outcome.join(then)));
     }
     this.#outcome = undefined;
   }
 
+  /** The call as messages and log lines name it: its URL redacted. */
   #describe(): string {
-    return `${this.#target.method} ${this.#target.url}`;
+    return this.#redact(`${this.#target.method} ${this.#target.url}`);
   }
 }
 
@@ -767,7 +772,7 @@ function untilLeft<T>(
 ): Promise<T> {
   const left = new AbortController();
   let onAbort: () => void;
-  let timer: ReturnType<typeof setTimeout>;
+  let timer: ReturnType<typeof later>;
   return new Promise<T>((resolve, reject) => {
     // Rejects here, not from an abort listener on `left`: every attempt's fetch waits in here,
     // and that listener measured 7 µs more CPU per users.get and 33 µs per 20-record list on
@@ -779,7 +784,7 @@ function untilLeft<T>(
     onAbort = () => leave(signal!.reason);
     // Removed when the wait ends, so no `once`.
     signal?.addEventListener('abort', onAbort);
-    timer = setTimeout(() => leave(timeoutError(target, timeout, waiting)), timeout);
+    timer = later(() => leave(timeoutError(target, timeout, waiting)), timeout);
     work(left.signal).then(resolve, reject);
   }).finally(() => {
     clearTimeout(timer);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ApiPromise } from './api-promise.js';
 import type { RequestOptions } from './config.js';
 import { localValidationError } from './errors.js';
-import { redactSecrets } from './logger.js';
+import { redactSecrets } from '../internal/redact.js';
 import type { CallObserver } from './observer.js';
 import { Page, type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import { HEADER_LINK, type OperationName } from '../contract.js';
@@ -114,6 +114,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
     pageParams: Params,
     pageOptions: RequestOptions | null | undefined,
     linked?: string,
+    seen?: Set<string>,
   ): PagePromise<Item, Params> => {
     const request: ApiRequest = { operation, method: 'GET', path: linked ?? path };
     const raw = observed(transport, operation, (observer) => {
@@ -133,6 +134,7 @@ export function sendPageRequest<Item, Params extends PageParams>(
           fetchPage,
           pageOptions ?? {},
           nextLink(transport.config.baseUrl, request, answer),
+          seen,
         ),
       pageOptions ?? {},
     );

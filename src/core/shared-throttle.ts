@@ -13,6 +13,7 @@ import {
 } from './config.js';
 import { aborts, type Follower } from '../internal/abort.js';
 import { parseRateLimit, MAX_WAIT_MS } from '../internal/headers.js';
+import { later } from '../internal/timers.js';
 import {
   type AcquireOptions,
   type Pacer,
@@ -335,7 +336,7 @@ export class SharedThrottle implements Pacer {
         this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = later(done, ms);
       this.#wake = done;
     });
   }
@@ -361,7 +362,7 @@ export class SharedThrottle implements Pacer {
 function bounded<T>(promise: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+    timer = later(
       () => afterIo(() => reject(new Error(`it did not answer within ${STORE_TIMEOUT_MS} ms`))),
       STORE_TIMEOUT_MS,
     );
@@ -372,7 +373,7 @@ function bounded<T>(promise: Promise<T>): Promise<T> {
 /** Runs `task` after the I/O the event loop has waiting: at once where there is no setImmediate. */
 function afterIo(task: () => void): void {
   if (typeof setImmediate === 'function') setImmediate(task);
-  else setTimeout(task, 0);
+  else later(task, 0);
 }
 
 function randomId(): string {

@@ -1,5 +1,6 @@
 import { aborts, type Follower } from '../internal/abort.js';
 import { MAX_WAIT_MS, parseRateLimit } from '../internal/headers.js';
+import { later } from '../internal/timers.js';
 import { type ApiKeySource, type ClientConfig, PACER, type SharedRateLimit } from './config.js';
 import { ApiTimeoutError, RateLimitError, type RequestTarget } from './errors.js';
 import type { Log } from './logger.js';
@@ -416,12 +417,12 @@ export class Throttle implements Pacer {
     if (this.#wakeTimer !== undefined && this.#wakeAt <= wakeAt) return;
     clearTimeout(this.#wakeTimer);
     this.#wakeAt = wakeAt;
-    this.#wakeTimer = setTimeout(
+    this.#wakeTimer = later(
       () => {
         this.#wakeTimer = undefined;
         this.#drain();
       },
-      Math.min(Math.max(0, wakeAt - now), MAX_WAIT_MS),
+      Math.min(wakeAt - now, MAX_WAIT_MS),
     );
   }
 
@@ -444,7 +445,7 @@ export class Throttle implements Pacer {
     if (deadline === undefined || deadline >= this.#deadlineTimerAt) return;
     clearTimeout(this.#deadlineTimer);
     this.#deadlineTimerAt = deadline;
-    this.#deadlineTimer = setTimeout(
+    this.#deadlineTimer = later(
       () => {
         this.#deadlineTimer = undefined;
         this.#deadlineTimerAt = Infinity;

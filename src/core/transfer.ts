@@ -1,4 +1,5 @@
 import { isKyError, TimeoutError } from 'ky';
+import { later } from '../internal/timers.js';
 import {
   ApiConnectionError,
   ApiTimeoutError,
@@ -51,7 +52,7 @@ export async function readBody(response: Response, limits: BodyLimits): Promise<
   const reader = body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = later(() => {
     timedOut = true;
     stop();
   }, timeout);
@@ -89,8 +90,9 @@ export interface FailureContext {
   /** The caller's signal: when it has aborted, every failure is the caller's cancellation. */
   signal?: AbortSignal | undefined;
   /**
-   * Removes the credential (and every secret `redactSecrets` of core/logger.ts knows) from the error's
-   * message: text the platform wrote (a proxy can echo a header) and the URL.
+   * Removes the credential (and every secret `redactSecrets` of internal/redact.ts knows) from
+   * the error's text: its message (the platform's words, where a proxy can echo a header), its
+   * URL and request id, and each cause's.
    */
   redact: (text: string) => string;
 }
@@ -103,11 +105,28 @@ export interface FailureContext {
  */
 export function transferError(error: unknown, context: FailureContext): EmployeeRecognitionError {
   const failure = sdkError(error, context);
+  const { redact } = context;
+  const fields = failure as { url?: unknown; requestId?: unknown };
+  for (const name of ['url', 'requestId'] as const) {
+    if (typeof fields[name] === 'string') fields[name] = redact(fields[name]);
+  }
   // Every message is redacted whole, as a log line is: the URL it names may hold a signature
   // parameter or user info, and a hook's failure quotes the hook's own text. The stack repeats
-  // the message, so it is redacted with it.
-  failure.message = context.redact(failure.message);
-  failure.stack &&= context.redact(failure.stack);
+  // the message, so it is redacted with it. So is each cause's, where it is: a cause is never
+  // replaced, since its class is documented (`error.cause instanceof OAuthError`), and the
+  // platform's (a fetch's rejection) may quote what a server or proxy said.
+  const seen = new Set<unknown>();
+  for (let link: unknown = failure; link instanceof Error && !seen.has(link); link = link.cause) {
+    seen.add(link);
+    try {
+      const { message, stack, cause } = link;
+      if (redact(message) !== message) link.message = redact(message);
+      if (stack && redact(stack) !== stack) link.stack = redact(stack);
+      if (typeof cause === 'string') link.cause = redact(cause);
+    } catch {
+      // A frozen or read-only error (a DOMException's message) is left as it is.
+    }
+  }
   return failure;
 }
 

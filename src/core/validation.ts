@@ -144,10 +144,15 @@ export function parseResponse<S extends z.ZodMiniType>(
   if (failures.length > 0 && !isWrite) {
     const issues = failures.map(({ path, message }) => ({ path, message }));
     const summary = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+    // The answer's words, where a service may have echoed the credential: redacted.
+    const redact = raw.redact ?? String;
+    const requestId = response.headers.get(HEADER_REQUEST_ID);
     throw new InvalidResponseError({
-      message: `Unexpected response to ${request.method} ${request.path} (status ${response.status}): ${summary}`,
+      message: redact(
+        `Unexpected response to ${request.method} ${request.path} (status ${response.status}): ${summary}`,
+      ),
       status: response.status,
-      requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
+      requestId: requestId === null ? undefined : redact(requestId),
       issues,
     });
   }

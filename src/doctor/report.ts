@@ -10,6 +10,7 @@
  * echoes the key into a header name still cannot put it on screen).
  */
 import { escapeControls } from '../core/errors.js';
+import { redactCredential } from '../internal/redact.js';
 import { VERSION } from '../version.js';
 
 /** A check's verdict: `ok`, `warn` (works, with a cost), `fail` (breaks), `skip` (not run, with why). */
@@ -61,13 +62,14 @@ export const REDACTED = '[REDACTED]';
 
 /**
  * A copy of `report` where every occurrence of each of `secrets` (of 4 characters or more) in any
- * string, keys included, is {@link REDACTED}.
+ * string, keys included, percent-encoded or JSON-escaped too, is {@link REDACTED}.
  */
 export function redactReport(report: DoctorReport, secrets: readonly string[]): DoctorReport {
   const known = secrets.filter((secret) => typeof secret === 'string' && secret.length >= 4);
   if (known.length === 0) return report;
+  // In every form a server or a parser writes a secret back (internal/redact.ts).
   const clean = (text: string) =>
-    known.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+    known.reduce((out, secret) => redactCredential(out, secret, REDACTED), text);
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return clean(value);
     if (Array.isArray(value)) return value.map(walk);

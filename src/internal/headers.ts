@@ -29,7 +29,8 @@ export interface RateLimitInfo {
   family?: RateLimitFamily | undefined;
 }
 
-// Later than any real reset (year 2286): a reset beyond it is garbage, not a time.
+// Later than any real reset (year 2286), in every family: a reset beyond it is garbage, not a
+// time, and would be beyond the dates a Date holds.
 const MAX_RESET_SECONDS = 1e10;
 // Earlier than any window still open (2001-09-09): an X-RateLimit-Reset below it is seconds from
 // now, as many servers send under that name.
@@ -75,7 +76,7 @@ function readWindow(headers: Headers, now: number): Window | undefined {
   // earlier drafts, `100;w=60`), or the older `limit=100, remaining=0, reset=30`.
   const value = headers.get('ratelimit')?.slice(0, 1024) ?? '';
   const reset = param(value, 't|reset');
-  if (reset === undefined) return undefined;
+  if (reset === undefined || reset > MAX_RESET_SECONDS) return undefined;
   const name = /^\s*("[^"]*")/.exec(value)?.[1];
   const policies = (headers.get('ratelimit-policy') ?? '').slice(0, 1024).split(',');
   const policy = policies.find((member) => name && member.trim().startsWith(name)) ?? policies[0]!;

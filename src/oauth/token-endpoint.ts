@@ -23,7 +23,8 @@ import {
   type RequestTarget,
   ResponseTooLargeError,
 } from '../core/errors.js';
-import { type Log, redactSecrets } from '../core/logger.js';
+import type { Log } from '../core/logger.js';
+import { redactCredential, redactShapes } from '../internal/redact.js';
 import { retryDelay } from '../core/retry.js';
 import { readBody, transferError } from '../core/transfer.js';
 import { isLoopbackHost } from '../internal/loopback.js';
@@ -370,24 +371,20 @@ async function refusal(
 function secretRedactor(clientId: string, clientSecret: string): (text: string) => string {
   const server = { issuer: 'https://issuer.invalid' };
   const headers = new Headers();
-  const body = new URLSearchParams();
-  void oauth.ClientSecretBasic(clientSecret)(server, { client_id: clientId }, body, headers);
-  void oauth.ClientSecretPost(clientSecret)(server, { client_id: clientId }, body, headers);
-  const basic = headers.get('authorization')!.slice('Basic '.length);
-  const posted = /client_secret=([^&]*)/.exec(body.toString())![1]!;
-  const forms = [clientSecret, posted, basic, basic.replace(/=+$/, '')].flatMap((form) => [
-    form,
-    encodeURIComponent(form),
-    encodeURIComponent(encodeURIComponent(form)),
-  ]);
-  // Longest first, so no shorter form leaves the tail of a longer one behind. A secret of a few
-  // characters would redact ordinary words, and is no secret anyway.
-  const secrets = [...new Set(forms)]
-    .filter((form) => form.length >= 4)
-    .sort((a, b) => b.length - a.length);
+  void oauth.ClientSecretBasic(clientSecret)(
+    server,
+    { client_id: clientId },
+    new URLSearchParams(),
+    headers,
+  );
+  // Basic's base64 of `id:secret`, without its padding, which a server may drop; the form field's
+  // encoding is one of the forms redactCredential knows.
+  const basic = headers.get('authorization')!.slice('Basic '.length).replace(/=+$/, '');
+  // A secret of a few characters would redact ordinary words, and is no secret anyway.
+  const secrets = [basic, clientSecret].filter((form) => form.length >= 4);
   return (text) => {
     let clean = text;
-    for (const secret of secrets) clean = clean.replaceAll(secret, '[redacted]');
-    return redactSecrets(clean).replace(/(Basic(?: |%20|\+))[A-Za-z0-9+/=%]+/gi, '$1[redacted]');
+    for (const secret of secrets) clean = redactCredential(clean, secret);
+    return redactShapes(clean).replace(/(Basic(?: |%20|\+))[A-Za-z0-9+/=%]+/gi, '$1[redacted]');
   };
 }

@@ -23,7 +23,7 @@ import {
 } from '@opentelemetry/api';
 import { HEADER_REQUEST_ID, OPERATIONS, type OperationName } from '../contract.js';
 import { ApiError, type EmployeeRecognitionError } from '../core/errors.js';
-import { redactSecrets } from '../core/logger.js';
+import { redactSecrets, redactUrl } from '../internal/redact.js';
 import type { CallObserver, Instrumentation, SentAttempt, WaitKind } from '../core/observer.js';
 import { type DeprecationNotice, parseDeprecation } from '../internal/deprecation.js';
 import { VERSION } from '../version.js';
@@ -55,8 +55,6 @@ const DURATION_BUCKETS = [
 ];
 /** Buckets for rate-limit waits, which last up to the 60 s cap, in s. */
 const WAIT_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 20, 30, 45, 60];
-/** Query parameters whose values `url.full` never shows (the URL conventions' list). */
-const SENSITIVE_QUERY = ['AWSAccessKeyId', 'Signature', 'sig', 'X-Goog-Signature'];
 /** The cause the shared pacing store's queue names for its waits (core/shared-throttle.ts). */
 const STORE_CAUSE = /shared pacing store/;
 /** The redirect statuses the core follows (core/request.ts). */
@@ -244,7 +242,7 @@ class CallTrace implements CallObserver {
         kind: SpanKind.CLIENT,
         attributes: {
           ...attributes,
-          'url.full': redactUrl(parsed),
+          'url.full': redactUrl(parsed.href, this.#credential, 'REDACTED'),
           ...(attempt.attempt > 1 && { 'http.request.resend_count': attempt.attempt - 1 }),
         },
       },
@@ -481,18 +479,6 @@ function record(span: Span, error: unknown, redact = redactSecrets): void {
 function errorType(error: unknown): string {
   if (error instanceof ApiError && !error.local) return String(error.status);
   return error instanceof Error ? error.name : 'Error';
-}
-
-/** `url.full` without credentials: user info and signature parameters read `REDACTED`. */
-function redactUrl(url: URL): string {
-  if (url.username || url.password) {
-    url.username = 'REDACTED';
-    url.password = url.password && 'REDACTED';
-  }
-  for (const name of SENSITIVE_QUERY) {
-    if (url.searchParams.has(name)) url.searchParams.set(name, 'REDACTED');
-  }
-  return url.href;
 }
 
 /** Milliseconds on the monotonic clock; `timeOrigin` turns them into epoch times for spans. */

@@ -4,6 +4,7 @@
  * installs for apps on another major. Both are typed here structurally and told apart at run time.
  */
 import { createHash } from 'node:crypto';
+import { later } from '../internal/timers.js';
 
 /** The methods of a node-redis 4–6 client (or v4–6 cluster) the SDK calls. */
 export interface NodeRedisClientLike {
@@ -170,7 +171,7 @@ function withTimeout(
   const answer = ask();
   return new Promise((resolve, reject) => {
     let settled = false;
-    const timer = setTimeout(
+    const timer = later(
       () =>
         setImmediate(() => {
           if (settled) return;

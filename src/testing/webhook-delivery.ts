@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '../contract.js';
+import { later } from '../internal/timers.js';
 import type { Random } from './random.js';
 import type { MockWebhook } from './records.js';
 import type { Store } from './store.js';
@@ -86,7 +87,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   ) => {
     // Not AbortSignal.timeout: its timer cannot be cleared, and would outlive the attempt.
     const timeout = new AbortController();
-    const timer = setTimeout(
+    const timer = later(
       () => timeout.abort(new Error(`No answer within ${options.timeoutMs} ms`)),
       options.timeoutMs,
     );
@@ -135,7 +136,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     attempts.push(record);
     const delay = options.retryDelaysMs[number - 1];
     if (record.ok || delay === undefined || lifetime.signal.aborted) return;
-    const timer = setTimeout(() => {
+    const timer = later(() => {
       retries.delete(timer);
       void track(attempt(webhookId, event, body, number + 1));
     }, delay);

@@ -6,6 +6,7 @@
  */
 import { ConfigurationError, envLogLevel, type Logger, type LogLevel } from '../core/config.js';
 import { Log } from '../core/logger.js';
+import { later } from '../internal/timers.js';
 import {
   ENV_WEBHOOK_SECRET,
   WEBHOOK_EVENT_TYPES,
@@ -547,7 +548,7 @@ function keptAlive(waitUntil: (promise: Promise<unknown>) => void, handling: Pro
 /** `run()`'s result, or a rejection after `ms`; the timer never outlives the answer. */
 function bounded<T>(ms: number, run: () => Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    const timer = later(() => reject(new Error(`no answer within ${ms} ms`)), ms);
     run().then(
       (value) => {
         clearTimeout(timer);

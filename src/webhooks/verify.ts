@@ -241,6 +241,10 @@ function append(values: (string | undefined)[], index: number, value: unknown): 
 // Entries are separated by spaces; a comma also ends one, since a repeated header arrives joined
 // with `, `. Base64 holds neither, so the first comma of an entry ends its version.
 const ENTRY = new RegExp(`(?:^|[\\s,])${WEBHOOK_SIGNATURE_VERSION},([^\\s,]+)`, 'g');
+// One spelling per signature, as the Standard Webhooks reference (which compares the text) has:
+// padded, and the bits the last character holds beyond the bytes zero.
+const CANONICAL_BASE64 =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
 
 /** The decoded `v1` signatures in a `webhook-signature` header; other versions and garbage are skipped. */
 export function parseSignatures(header: string): Uint8Array[] {
@@ -249,7 +253,8 @@ export function parseSignatures(header: string): Uint8Array[] {
   // at 0 when it finds no more entries, and nothing else runs in between.
   ENTRY.lastIndex = 0;
   for (let entry = ENTRY.exec(header); entry; entry = ENTRY.exec(header)) {
-    const signature = decodeBase64(entry[1]!);
+    const text = entry[1]!;
+    const signature = CANONICAL_BASE64.test(text) && decodeBase64(text);
     if (signature) signatures.push(signature);
   }
   return signatures;

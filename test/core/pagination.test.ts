@@ -1,6 +1,11 @@
 import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { EmployeeRecognitionError, InternalServerError, Page } from '../../src/index.js';
+import {
+  EmployeeRecognitionError,
+  InternalServerError,
+  InvalidResponseError,
+  Page,
+} from '../../src/index.js';
 import {
   json,
   queryOf,
@@ -305,6 +310,45 @@ describe('a resolved Page', () => {
 });
 
 describe('a list that does not advance', () => {
+  it('getNextPage() refuses a repeated cursor, as iteration does: a hasNextPage() loop ends', async () => {
+    server.use(
+      http.get(RECOGNITIONS, () =>
+        json({
+          data: [recognition(1)],
+          pagination: { page: 1, total_pages: 9, next_cursor: 'same' },
+        }),
+      ),
+    );
+    let page = await client.recognitions.list();
+    const error = await (async () => {
+      for (let turn = 0; turn < 100 && page.hasNextPage(); turn++) page = await page.getNextPage();
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ issues: [{ path: 'pagination.next_cursor' }] });
+    expect(requests).toHaveLength(2);
+    // Asking the same page again (a retry after a failure) is no repeat.
+    const first = await client.recognitions.list();
+    await first.getNextPage();
+    await expect(first.getNextPage()).resolves.toBeInstanceOf(Page);
+  });
+
+  it("blames the service, naming the field, for page numbers that cannot lead on, never the caller's page", async () => {
+    for (const pagination of [
+      { page: -1, total_pages: 0 },
+      { page: 0, total_pages: 3 },
+    ]) {
+      server.use(http.get(RECOGNITIONS, () => json({ data: [recognition(1)], pagination })));
+      const seen: unknown[] = [];
+      const error = await (async () => {
+        for await (const r of client.recognitions.list({ page: 1 })) seen.push(r);
+      })().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error).toMatchObject({ issues: [{ path: 'pagination.page' }] });
+      expect(seen).toHaveLength(1);
+    }
+    expect(requests).toHaveLength(2);
+  });
+
   it('ends with InvalidResponseError when the service repeats a cursor', async () => {
     server.use(
       http.get(RECOGNITIONS, () =>

@@ -38,12 +38,29 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(headers({ ratelimit: 'limit=100, remaining=0, reset=4' }), NOW)).toBe(4000);
   });
 
+  it('ignores a structured RateLimit reset beyond year 2286, as the other families do', () => {
+    expect(retryAfterMs(headers({ ratelimit: '"default";t=8640000000000' }), NOW)).toBeUndefined();
+    expect(
+      retryAfterMs(headers({ ratelimit: 'limit=0, remaining=0, reset=99999999999999' }), NOW),
+    ).toBeUndefined();
+    expect(retryAfterMs(headers({ ratelimit: '"default";t=10000000000' }), NOW)).toBe(1e13);
+  });
+
   it('gives a finite number ≥ 0 or undefined for any header values', () => {
+    // Numbers of every size the syntax allows, in every family's syntax.
+    const digits = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 16n }).map(String),
+      fc.stringMatching(/^\d{1,17}(?:\.\d{1,7})?$/),
+    );
     const value = fc.oneof(
       fc.string(),
       fc.constantFrom('NaN', 'Infinity', '-0', '1e308', '86400', 'Thu, 01 Jan 2099 00:00:00 GMT'),
       fc.double().map(String),
       fc.integer().map(String),
+      digits,
+      fc
+        .tuple(fc.constantFrom('"d";r=0;t=', 'limit=0, remaining=0, reset=', '"d";t='), digits)
+        .map(([field, number]) => field + number),
     );
     const names = fc.constantFrom(
       'retry-after',
@@ -195,6 +212,12 @@ describe('parseRateLimit', () => {
     const value = fc.oneof(
       fc.string(),
       fc.constantFrom('"d";r=0;t=1', '"d";q=5;w=1', 'limit=1, remaining=0, reset=1e400', '"'),
+      fc
+        .tuple(
+          fc.constantFrom('"d";r=0;t=', 'limit=0, remaining=0, reset=', '"d";q='),
+          fc.bigInt({ min: 0n, max: 10n ** 16n }).map(String),
+        )
+        .map(([field, number]) => field + number),
     );
     fc.assert(
       fc.property(value, value, (ratelimit, policy) => {

@@ -577,7 +577,7 @@ describe('openTelemetry(): the client', () => {
     const { message, stack } = error as Error;
     const attempt = named('GET /v1/users/{id}')[1]!;
     expect(attempt.attributes['url.full']).toBe(
-      `${origin}/v1/users/usr_2?sig=REDACTED&X-Amz-Credential=AKIA1234`,
+      `${origin}/v1/users/usr_2?sig=REDACTED&X-Amz-Credential=REDACTED`,
     );
     const call = only(named('users.get'));
     const exception = call.events.find((event) => event.name === 'exception')!;

@@ -31,3 +31,30 @@ export function collectErrors() {
   const all: unknown[] = [];
   return { all, add: (error: unknown) => void all.push(error) };
 }
+
+/**
+ * Every way a server or a parser writes a credential back, whole: as sent, percent-encoded
+ * (encodeURIComponent's, twice, lower-case hex, the URL parser's in a query and a path, a form's),
+ * and JSON-escaped (`\"`, PHP's `\/`, `\u00XX` for some or every character).
+ */
+export function writtenForms(credential: string): string[] {
+  const query = new URL('https://api.example/');
+  query.search = credential;
+  const path = new URL('https://api.example/');
+  path.pathname = credential;
+  const json = JSON.stringify(credential).slice(1, -1);
+  const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return [
+    credential,
+    encodeURIComponent(credential),
+    encodeURIComponent(encodeURIComponent(credential)),
+    encodeURIComponent(credential).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    query.search.slice(1),
+    path.pathname.slice(1),
+    new URLSearchParams({ k: credential }).toString().slice(2),
+    json,
+    json.replaceAll('/', '\\/'),
+    credential.replace(/[^A-Za-z0-9]/g, escape),
+    credential.replace(/[\s\S]/g, (char) => escape(char).toUpperCase().replace('\\U', '\\u')),
+  ];
+}

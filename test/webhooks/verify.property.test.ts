@@ -5,6 +5,7 @@ import { signWebhook } from '../../src/testing/webhook-signer.js';
 import { nodeCrypto, webCrypto } from '../../src/webhooks/crypto.js';
 import { WebhookVerificationError } from '../../src/webhooks/errors.js';
 import { verifyWith } from '../../src/webhooks/verify.js';
+import { FUZZ_SEED, fuzzRuns } from '../support/fuzz.js';
 import { BODY, NOW_MS, SECRET, sign } from './fixtures.js';
 
 const backends = [nodeCrypto()!, webCrypto];
@@ -126,6 +127,40 @@ describe('verification of arbitrary input', () => {
         },
       ),
       { seed: 20_261_118, numRuns: 300 },
+    );
+  });
+
+  it("fails any change to a signature's text, the other spellings of the same bytes included", async () => {
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const [version, text] = valid['webhook-signature'].split(',') as [string, string];
+    // An HMAC-SHA256 is 32 bytes: 43 characters and one `=`, the last character's 2 low bits unused.
+    const last = ALPHABET.indexOf(text.at(-2)!);
+    // Any character but the separators of entries (a space, a comma), which end the text.
+    const char = fc
+      .string({ unit: 'binary', minLength: 1, maxLength: 1 })
+      .filter((c) => !/[\s,]/.test(c));
+    const spelling = fc.oneof(
+      fc.integer({ min: 1, max: 3 }).map((bits) => `${text.slice(0, -2)}${ALPHABET[last ^ bits]}=`),
+      fc.constantFrom(text.slice(0, -1), `${text}=`, `${text.slice(0, -1)}A=`),
+      fc
+        .tuple(fc.nat(text.length), fc.array(char, { minLength: 1, maxLength: 3 }))
+        .map(([at, inserted]) => text.slice(0, at) + inserted.join('') + text.slice(at)),
+      fc
+        .tuple(fc.nat(text.length - 1), char)
+        .map(([at, replaced]) => text.slice(0, at) + replaced + text.slice(at + 1)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        spelling.filter((changed) => changed !== text),
+        async (changed) => {
+          const headers = { ...valid, 'webhook-signature': `${version},${changed}` };
+          expect(await outcomes(BODY, headers, SECRET)).toEqual([
+            'invalid_signature',
+            'invalid_signature',
+          ]);
+        },
+      ),
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(200) },
     );
   });
 });
