@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { webCrypto, nodeCrypto } from '../../src/webhooks/crypto.js';
 import {
+  parseSignatures,
   readHeaders,
   verifyWebhook,
   verifyWith,
@@ -85,5 +86,17 @@ describe('readHeaders', () => {
     const values = readHeaders({ B: 'two', a: 'one', c: '' }, ['a', 'b', 'c']);
     expect(values).toHaveLength(3);
     expect(values).toEqual(['one', 'two', undefined]);
+  });
+});
+
+describe('parseSignatures: canonical base64 of every length', () => {
+  it('reads a signature whose last group holds 3, 2 or 1 bytes', () => {
+    expect(parseSignatures('v1,AAAA v1,AAA= v1,AA==').map((bytes) => bytes.length)).toEqual([
+      3, 2, 1,
+    ]);
+  });
+
+  it('skips a last group with bits set beyond its bytes', () => {
+    expect(parseSignatures('v1,AAB= v1,AB==')).toEqual([]);
   });
 });
