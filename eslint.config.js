@@ -3,7 +3,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/', 'docs/api/', 'coverage/', '.runtimes/', '.tmp/', '**/node_modules/'] },
+  {
+    ignores: [
+      '**/dist/',
+      'docs/api/',
+      'coverage/',
+      '.runtimes/',
+      '.tmp/',
+      'reports/',
+      '.stryker-tmp/',
+      '**/node_modules/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

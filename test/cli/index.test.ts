@@ -1,3 +1,7 @@
+// The CLI as installed from the packed package (installed-cli.ts), run as a process per test.
+// Time: 18 s of a full run on two shared cores, 1 to 3 s a test: each starts Node and the CLI,
+// as a customer's shell does; what the tests check (exit codes, help, what was sent) is the
+// process's own.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

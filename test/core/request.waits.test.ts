@@ -121,8 +121,13 @@ describe('every wait is told: instrumentation, hook and info line', () => {
     useFakeClock();
     script('get', USERS_URL, ok);
     const answers = [5000, 0];
+    let asked!: () => void;
+    const firstQuestion = new Promise<void>((resolve) => (asked = resolve));
     const store = definePacingStore({
-      reserve: async () => answers.shift() ?? 0,
+      reserve: async () => {
+        asked();
+        return answers.shift() ?? 0;
+      },
       release: async () => {},
     });
     const { waits, lines, observer, logger } = waitRecorder();
@@ -130,7 +135,7 @@ describe('every wait is told: instrumentation, hook and info line', () => {
     const call = send(USERS, undefined, observer);
     // The store's key is a hash that Web Crypto computes off the fake clock: wait for the first
     // question before moving the clock past the second a store may take.
-    while (answers.length === 2) await new Promise((resolve) => setImmediate(resolve));
+    await firstQuestion;
     const outcome = await settle(call);
     expect(outcome.error).toBeUndefined();
     expect(waits).toEqual([

@@ -79,6 +79,6 @@ it('fails links to missing files, missing headings, the web (autolinks too) and 
 
 it('ends with the count and exits 1 on a failure', () => {
   // 5 good links and 3 good blocks; 5 bad links and 3 bad blocks.
-  expect(output).toMatch(/\ndocs: 9 passed, 9 failed\n/);
+  expect(output).toMatch(/\ndocs: 9 passed, 9 failed\n$/);
   expect(exitCode).toBe(1);
 });

@@ -31,7 +31,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiConnectionError,
   type ApiError,
@@ -159,6 +159,17 @@ function client(options: ConstructorParameters<typeof Client>[0] = {}) {
     instrumentation: openTelemetry({ tracerProvider, meterProvider }),
     ...options,
   });
+}
+
+/**
+ * A logger whose first info line (a wait of a second or more is told at info) resolves
+ * `waitLogged`: it is logged in the turn the wait's timer is set.
+ */
+function firstInfoLine() {
+  let told!: (line: string) => void;
+  const waitLogged = new Promise<string>((resolve) => (told = resolve));
+  const logger = { debug() {}, info: (line: string) => told(line), warn() {}, error() {} };
+  return { logger, waitLogged };
 }
 
 const ours = () =>
@@ -330,10 +341,27 @@ describe('openTelemetry(): the client', () => {
   });
 
   it('shows a local rate-limit wait as a span with its cause, and measures it', async () => {
-    replies.push(windowSpent);
-    const sdk = client({ rateLimit: 'auto' });
-    await sdk.users.get('usr_1');
-    await sdk.users.get('usr_1');
+    // On a frozen clock, the window the first answer spends resets a second or two ahead
+    // however long this machine stalls; the wait is a timer the test ends.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      replies.push(windowSpent);
+      const { logger, waitLogged } = firstInfoLine();
+      const sdk = client({
+        rateLimit: 'auto',
+        logLevel: 'info',
+        logger,
+      });
+      await sdk.users.get('usr_1');
+      const call = sdk.users.get('usr_1');
+      // Logged as the wait's timer is set, in the same turn.
+      expect(await waitLogged).toMatch(/waiting \d+ s \(rate limit: X-RateLimit-Reset\)/);
+      // Past the reset (at most 2 s on), its second of rounding, and more: nothing else is due.
+      await vi.advanceTimersByTimeAsync(5_000);
+      await call;
+    } finally {
+      vi.useRealTimers();
+    }
     const second = named('users.get')[1]!;
     const wait = only(named('rate limit wait'));
     expect(parentOf(wait)).toBe(second.spanContext().spanId);
@@ -718,24 +746,47 @@ describeRedis('openTelemetry(): pacing through Redis', () => {
   it('says a rate-limit wait came from the shared store', async () => {
     const target = await redisTarget();
     const redis = await connectRedisClient('ioredis 5', target.url);
+    const prefix = `test:otel:${process.pid}:${Date.now()}:`;
     try {
-      // A window spent until three seconds on (the shared one resets within two): on a machine
-      // busy enough to stall a second between two calls, the next call must still wait.
+      // A window spent until 20 s on: Redis, on its own clock, has the next call wait. The wait
+      // is a fake timer the test ends, so no stall of this machine decides whether it happens.
       replies.push(() => ({
         ...windowSpent(undefined as never),
         headers: {
           'x-ratelimit-limit': '10',
           'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 3),
+          'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 20),
         },
       }));
-      const store = new RedisStore({
-        client: redis.client,
-        prefix: `test:otel:${process.pid}:${Date.now()}:`,
+      const store = new RedisStore({ client: redis.client, prefix });
+      const { logger, waitLogged } = firstInfoLine();
+      const sdk = client({
+        rateLimit: { store, key: 'otel-test' },
+        logLevel: 'info',
+        logger,
       });
-      const sdk = client({ rateLimit: { store, key: 'otel-test' } });
       await sdk.users.get('usr_1');
-      await sdk.users.get('usr_1');
+      // The answer frees its place and records the window after the call returns: once Redis
+      // holds the window, the next question meets the reset, not a place still in flight.
+      const windowKey = async () =>
+        ((await redis.command('KEYS', `${prefix}*:window`)) as string[]).length;
+      await expect.poll(windowKey, { timeout: 10_000 }).toBe(1);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const second = sdk.users.get('usr_1');
+        // Logged as the wait's timer is set, in the same turn.
+        expect(await waitLogged).toMatch(/waiting \d+ s \(rate limit: shared pacing store\)/);
+        // The window resets on Redis's clock: its keys go, as they would expire.
+        const keys = (await redis.command('KEYS', `${prefix}*`)) as string[];
+        expect(keys.length).toBeGreaterThan(0);
+        await redis.command('DEL', ...keys);
+        // The wait is the one timer set; it ends, and the call asks Redis again.
+        expect(vi.getTimerCount()).toBe(1);
+        await vi.advanceTimersToNextTimerAsync();
+        await second;
+      } finally {
+        vi.useRealTimers();
+      }
       const wait = only(named('rate limit wait'));
       expect(wait.attributes).toMatchObject({
         'employee_recognition.wait.cause': 'rate limit: shared pacing store',

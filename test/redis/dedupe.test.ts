@@ -71,6 +71,9 @@ describeRedis('RedisDedupeStore against a real Redis', () => {
     });
     prefix = freshPrefix();
     const fresh = () => (store = new RedisDedupeStore({ client: redis.client, prefix }));
+    /** Resolves once Redis, on its own clock, has ended the lease of `id`: its key is gone. */
+    const leaseEnded = (id: string) =>
+      expect.poll(() => redis.command('PTTL', `${prefix}${id}`), { interval: 5 }).toBe(-2);
 
     it('claims an id once, under a lease Redis ends', async () => {
       fresh();
@@ -85,7 +88,7 @@ describeRedis('RedisDedupeStore against a real Redis', () => {
     it('frees an id whose lease ran out, as when its process died', async () => {
       fresh();
       expect(await store.claim('evt_1', 'token-a', 1)).toBe('claimed');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await leaseEnded('evt_1');
       expect(await store.claim('evt_1', 'token-b', LEASE_MS)).toBe('claimed');
     });
 
@@ -112,7 +115,7 @@ describeRedis('RedisDedupeStore against a real Redis', () => {
     it('marks an id handled when its holder completes after the lease ran out unclaimed', async () => {
       fresh();
       await store.claim('evt_1', 'token-a', 1);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await leaseEnded('evt_1');
       await store.complete('evt_1', 'token-a', RETENTION_MS);
       expect(await store.claim('evt_1', 'token-b', LEASE_MS)).toBe('handled');
     });

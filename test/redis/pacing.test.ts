@@ -1,5 +1,14 @@
+/**
+ * RedisStore against a real redis-server: keys, pacing shared by clients of one key, and what
+ * no call may suffer when Redis stops, is flushed, holds garbage or answers slowly.
+ *
+ * Time: the suite's slowest file (96 s of a full run on two shared cores, 1,083 s in all): most
+ * tests run a job of 40 calls through a window of 10 a second, so each crosses four windows of
+ * the mock's clock and Redis's, which are real (Redis reads its own). What depends on the
+ * client's clock or on how long Redis takes runs on fake timers with Redis held by CLIENT PAUSE.
+ */
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Client,
   ConfigurationError,
@@ -74,10 +83,6 @@ async function dump(redis: TestRedisClient, prefix: string) {
   } while (cursor !== '0');
   return entries.sort((a, b) => a.key.localeCompare(b.key));
 }
-
-// Holds Redis for ARGV[1] ms: a slow server, as a script can make one.
-const BUSY_LUA =
-  "local function ms() local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000) end local stop = ms() + tonumber(ARGV[1]) while ms() < stop do end return 1";
 
 /** Values in the store's keys that the SDK never writes, as commands that write them. */
 const GARBAGE: [string, (key: string) => string[]][] = [
@@ -263,6 +268,9 @@ describeRedis('RedisStore against a real Redis and the mock server', () => {
         rateLimit: { store: new RedisStore({ client: redis[0]!.client, prefix }) },
       });
       await Promise.all(Array.from({ length: 3 }, () => client.get('/v1/users')));
+      // Redis reads its clock (this machine's) after this: the key's time to live can only be
+      // shorter than from here, however long the dump takes.
+      const beforeDump = Date.now();
       const entries = await dump(redis[0]!, prefix);
       const hash = createHash('sha256')
         .update(`${mock.url}\napi-key:${mock.api.testKey}`)
@@ -282,7 +290,7 @@ describeRedis('RedisStore against a real Redis and the mock server', () => {
       ) as Record<string, string>;
       expect(fields.limit).toBe(String(TIER));
       expect(fields.remaining).toBe(String(TIER - 3));
-      const resetIn = Number(fields.reset) - Date.now();
+      const resetIn = Number(fields.reset) - beforeDump;
       // The window key lives until a minute past the reset, no longer.
       expect(window.pttl).toBeGreaterThan(0);
       expect(window.pttl).toBeLessThanOrEqual(resetIn + 60_000 + 1000);
@@ -314,6 +322,8 @@ describeRedis(
       await mock?.close();
       await target.server!.start();
       await expect.poll(() => inspector.command('PING').catch(() => 'down')).toBe('PONG');
+      // A test that failed while holding Redis does not hold the next one.
+      await inspector.command('CLIENT', 'UNPAUSE');
     });
 
     /**
@@ -327,6 +337,8 @@ describeRedis(
         prefix: string;
         key: string;
         log: ReturnType<typeof keptLog>;
+        /** How many requests the service has answered so far. */
+        answered: () => number;
       }) => Promise<void>,
       afterJob?: (context: {
         clients: Client[];
@@ -352,7 +364,9 @@ describeRedis(
             logger: log.logger,
             fetch: async (input, init) => {
               const response = await fetch(input, init);
-              if (++answered === after) faulted = fault({ prefix, key, log });
+              if (++answered === after) {
+                faulted = fault({ prefix, key, log, answered: () => answered });
+              }
               return response;
             },
             // Generous: a loaded machine must not add timeouts to the fault under test.
@@ -378,12 +392,16 @@ describeRedis(
       '%s: Redis stopped mid-job and started again fails no call, warns once per client',
       async (library) => {
         let restarted: Promise<void> | undefined;
-        const { outcomes, log } = await jobWithFault(library, 2, async () => {
+        const { outcomes, log } = await jobWithFault(library, 2, async ({ answered }) => {
           await target.server!.stop();
-          // Down across a window's reset at least, then back: the job is not over yet.
-          restarted = new Promise((resolve) => setTimeout(resolve, 4000)).then(() =>
-            target.server!.start(),
-          );
+          // Down across a window's reset at least (more answers than a window holds), then back:
+          // the job is not over yet.
+          restarted = (async () => {
+            await expect
+              .poll(answered, { timeout: 30_000, interval: 20 })
+              .toBeGreaterThan(2 + TIER);
+            await target.server!.start();
+          })();
         });
         await restarted;
         expect(failures(outcomes)).toEqual([]);
@@ -412,9 +430,13 @@ describeRedis(
           for (const { client } of connections) {
             await expect.poll(() => redisAdapter(client).ready, { timeout: 10_000 }).toBe(true);
           }
-          // A client asks Redis again a second after it last failed.
-          await new Promise((resolve) => setTimeout(resolve, 1100));
-          await Promise.all(clients.map((client) => client.get('/v1/users')));
+          // A client asks Redis again a second after it last failed: moved on, not waited for.
+          vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1000 });
+          try {
+            await Promise.all(clients.map((client) => client.get('/v1/users')));
+          } finally {
+            vi.useRealTimers();
+          }
           const keys = (await dump(inspector, prefix)).map(({ key }) => key);
           expect(keys.some((key) => key.endsWith(':window'))).toBe(true);
         },
@@ -448,13 +470,16 @@ describeRedis(
     );
 
     /**
-     * Holds the server for `ms`, as a slow Redis would, from 100 ms after the call on; questions
-     * queue behind it. Resolves then, with the hold's end.
+     * Holds the store's questions (scripts, as every write: CLIENT PAUSE … WRITE) from when this
+     * resolves on, as a slow Redis would: for `ms`, or until `release()`. `released()` resolves
+     * when Redis runs scripts again: a script of ours, queued behind the hold like theirs.
      */
-    async function holdRedis(ms: number) {
-      const held = inspector.command('EVAL', BUSY_LUA, '0', String(ms));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return { released: held };
+    async function holdRedis(ms = 600_000) {
+      await inspector.command('CLIENT', 'PAUSE', String(ms), 'WRITE');
+      return {
+        release: () => inspector.command('CLIENT', 'UNPAUSE'),
+        released: () => inspector.command('EVAL', 'return 1', '0'),
+      };
     }
 
     /** A client of a RedisStore on a connection of its own, asked once, so its store is warm. */
@@ -482,7 +507,7 @@ describeRedis(
       const { connection, log, store, client } = await warmClient('ioredis 6', 50);
       try {
         expect(store.fallbacks).toBe(0);
-        const { released } = await holdRedis(2000);
+        const { release } = await holdRedis();
         await expect(client.get('/v1/users')).resolves.toBeDefined();
         expect(log.warnings()).toEqual([
           expect.objectContaining({
@@ -490,7 +515,7 @@ describeRedis(
           }),
         ]);
         expect(store.fallbacks).toBe(1);
-        await released;
+        await release();
       } finally {
         await connection.close();
       }
@@ -500,23 +525,26 @@ describeRedis(
       const { connection, log, prefix, store, client } = await warmClient('node-redis 6');
       try {
         expect(store.fallbacks).toBe(0);
-        // Long enough for two questions, a second apart, each given up after at most a second.
-        const { released } = await holdRedis(4000);
+        // The client's clock stands still but where the test moves it: "the second after a
+        // fallback" is that, however long this machine stalls between two calls.
+        vi.useFakeTimers({ toFake: ['Date'] });
+        // Held until released: two questions, a second apart, each given up after a second.
+        const { release } = await holdRedis();
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(1);
         // The second after a fallback paces locally without asking: nothing more to count.
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(1);
-        await new Promise((resolve) => setTimeout(resolve, 1100));
+        vi.setSystemTime(Date.now() + 1000);
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(2);
         expect(log.warnings()).toHaveLength(1);
-        await released;
+        await release();
         // Redis runs the questions it held, and grants them places: the store frees each one,
         // where it would have held the window's places for 30 s.
         const inFlight = `${keyTag(mock, prefix)}:in-flight`;
         await expect.poll(() => inspector.command('ZCARD', inFlight), { timeout: 5000 }).toBe(0);
-        await new Promise((resolve) => setTimeout(resolve, 1100));
+        vi.setSystemTime(Date.now() + 1000);
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(2);
         expect(
@@ -525,6 +553,7 @@ describeRedis(
           ),
         ).toHaveLength(1);
       } finally {
+        vi.useRealTimers();
         await connection.close();
       }
     });
@@ -537,22 +566,43 @@ describeRedis(
         timeout: 50,
       });
       const key = 'beefbeefbeefbeefbeefbeefbeefbeef';
-      /** Releases `holder` while Redis is held for 300 ms: how the release ended. */
-      const heldRelease = async (holder: string) => {
-        const { released } = await holdRedis(300);
-        const outcome = await store.release(key, holder, undefined).then(
-          () => 'answered',
-          (error: unknown) => (error as Error).message,
-        );
-        await released;
-        return outcome;
+      /**
+       * Releases `holder` while Redis is held, on the store's fake clock: `ms` pass, then Redis
+       * runs it. How the release ended, and whether it had before Redis was let go.
+       */
+      const heldRelease = async (holder: string, ms: number) => {
+        const { release } = await holdRedis();
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        try {
+          let endedHeld = false;
+          const outcome = store.release(key, holder, undefined).then(
+            () => 'answered',
+            (error: unknown) => (error as Error).message,
+          );
+          void outcome.then(() => (endedHeld = true));
+          await vi.advanceTimersByTimeAsync(ms);
+          // The store's timeout, when it ran out, ends the question after the I/O of that turn.
+          await new Promise((resolve) => setImmediate(resolve));
+          await Promise.resolve();
+          const held = endedHeld;
+          await release();
+          return { outcome: await outcome, endedHeld: held };
+        } finally {
+          vi.useRealTimers();
+        }
       };
       try {
         await expect(store.reserve(key, 'worker:1')).resolves.toBe(0);
         // Redis loads the release script on its first use: that question is given a second.
-        expect(await heldRelease('worker:1')).toBe('answered');
+        expect(await heldRelease('worker:1', 999)).toEqual({
+          outcome: 'answered',
+          endedHeld: false,
+        });
         await expect(store.reserve(key, 'worker:2')).resolves.toBe(0);
-        expect(await heldRelease('worker:2')).toMatch(/did not answer within 50 ms/);
+        expect(await heldRelease('worker:2', 50)).toEqual({
+          outcome: expect.stringMatching(/did not answer within 50 ms/),
+          endedHeld: true,
+        });
       } finally {
         await connection.close();
       }
@@ -564,36 +614,40 @@ describeRedis(
       const key = 'cafecafecafecafecafecafecafecafe';
       let holder = 0;
       const reserve = () => store.reserve(key, `worker:${++holder}`);
-      /** The timeout a question gave up after, while Redis is held for 2 s. */
-      const timeoutNow = async () => {
-        const { released } = await holdRedis(2000);
-        const error = await reserve().then(
-          () => new Error('answered'),
-          (caught: unknown) => caught as Error,
+      // Round trips on the store's fake clock: Redis's own answers take no time on it, a held
+      // one what the test lets pass. This machine's load changes neither.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      /** A question Redis holds for `ms`: answered, or the timeout it gave up after. */
+      const heldFor = async (ms: number) => {
+        const { release } = await holdRedis();
+        const asked = reserve().then(
+          () => 'answered',
+          (error: unknown) => (error as Error).message,
         );
-        await released;
+        await vi.advanceTimersByTimeAsync(ms);
+        // A timeout that ran out ends the question after the I/O of that turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        await release();
+        const outcome = await asked;
         // Its late answer comes before this one's, on the same connection: now observed.
         await reserve().catch(() => {});
-        return Number(/Redis did not answer within (\d+) ms/.exec(error.message)?.[1]);
+        return outcome;
       };
+      const timeoutNow = async (heldMs: number) =>
+        Number(/Redis did not answer within (\d+) ms/.exec(await heldFor(heldMs))?.[1]);
       try {
         await expect(reserve()).resolves.toBe(0);
-        // Quick answers so far: a timeout near the shortest.
-        const quick = await timeoutNow();
-        expect(quick).toBeGreaterThanOrEqual(50);
-        expect(quick).toBeLessThan(1000);
+        // Quick answers so far: the shortest timeout.
+        expect(await timeoutNow(1900)).toBe(50);
         // Four times the 1.9 s just observed is more than the longest timeout, a second.
-        expect(await timeoutNow()).toBe(1000);
+        expect(await timeoutNow(1900)).toBe(1000);
         // A Redis that has been this slow is waited for: a 400 ms round trip is an answer.
-        const { released } = await holdRedis(500);
-        await expect(reserve()).resolves.toBeTypeOf('number');
-        await released;
+        expect(await heldFor(400)).toBe('answered');
         // A hundred quick answers later, the slow ones are forgotten.
         for (let index = 0; index < 100; index++) await reserve();
-        const again = await timeoutNow();
-        expect(again).toBeGreaterThanOrEqual(50);
-        expect(again).toBeLessThan(1000);
+        expect(await timeoutNow(1900)).toBe(50);
       } finally {
+        vi.useRealTimers();
         await connection.close();
       }
     });
@@ -630,8 +684,12 @@ describeRedis('RedisStore places', () => {
     const store = new RedisStore({ client: redis.client, prefix, timeout: 5000 });
     const key = 'f00dfeedf00dfeedf00dfeedf00dfeed';
     const tag = `${prefix}{${key}}`;
-    const [seconds] = (await redis.command('TIME')) as [string, string];
-    const now = Number(seconds) * 1000;
+    /** Redis's clock in ms, as the store's scripts read it. */
+    const redisNow = async () => {
+      const [seconds, micros] = (await redis.command('TIME')) as [string, string];
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    };
+    const now = await redisNow();
     // The window has room for one more; a dead worker's place taken 31 s ago still lies there.
     await redis.command(
       'HSET',
@@ -645,10 +703,12 @@ describeRedis('RedisStore places', () => {
     );
     await redis.command('ZADD', `${tag}:in-flight`, String(now - 1000), 'dead-worker:1');
     expect(await store.reserve(key, 'live-worker:1')).toBe(0);
+    const reserved = await redisNow();
     expect(await redis.command('ZRANGE', `${tag}:in-flight`, '0', '-1')).toEqual(['live-worker:1']);
+    // The place expires 30 s after Redis granted it, between the two readings of its clock.
     const score = Number(await redis.command('ZSCORE', `${tag}:in-flight`, 'live-worker:1'));
-    expect(score - now).toBeGreaterThan(29_000);
-    expect(score - now).toBeLessThanOrEqual(31_000);
+    expect(score).toBeGreaterThanOrEqual(now + 30_000);
+    expect(score).toBeLessThanOrEqual(reserved + 30_000);
     const ttl = Number(await redis.command('PTTL', `${tag}:in-flight`));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(30_000);
@@ -657,10 +717,12 @@ describeRedis('RedisStore places', () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(25);
     await store.release(key, 'live-worker:1', { limit: 10, remaining: 0, resetAt: now + 20_000 });
-    // Spent: the wait is until the reset, on Redis's clock.
+    // Spent: the wait is until the reset, on Redis's clock (read before and after it answers).
+    const asked = await redisNow();
     const untilReset = await store.reserve(key, 'live-worker:2');
-    expect(untilReset).toBeGreaterThan(15_000);
-    expect(untilReset).toBeLessThanOrEqual(20_000);
+    const answered = await redisNow();
+    expect(untilReset).toBeGreaterThanOrEqual(now + 20_000 - answered);
+    expect(untilReset).toBeLessThanOrEqual(now + 20_000 - asked);
   });
 
   it.each(GARBAGE)(

@@ -1,3 +1,11 @@
+/**
+ * Worker processes (2, 4 and 8), each with its own Redis client, share one key through Redis.
+ *
+ * Time: one of the suite's slowest files (57 s of a full run on two shared cores; 34 s of it the
+ * 8 processes): each worker is a Node process that loads the SDK and a Redis client, and the
+ * job of 24 calls crosses windows of 10 a second on the mock's clock and Redis's, which are real.
+ * Processes are what customers run, and what a single-process test cannot stand for.
+ */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '@employee-recognition/sdk/testing';
 import { runPacingWorkers } from '../support/pacing-workers.js';

@@ -33,11 +33,23 @@ export interface OAuthTestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The RSA key every server of a test process signs with: generating one takes one to three
+ * seconds on a loaded machine, and the tests start a server each. The SDK never verifies a token's
+ * signature (it is opaque to a client), so sharing the key changes nothing they check.
+ */
+let signingKey: Promise<Record<string, unknown>> | undefined;
+
 export async function startOAuthServer(): Promise<OAuthTestServer> {
   const server = new OAuth2Server(undefined, undefined, {
     endpoints: { wellKnownDocument: OAUTH_METADATA_PATH, token: OAUTH_TOKEN_PATH },
   });
-  await server.issuer.keys.generate('RS256');
+  signingKey ??= (async () => {
+    const { keys } = new OAuth2Server().issuer;
+    await keys.generate('RS256');
+    return keys.toJSON(true)[0] as unknown as Record<string, unknown>;
+  })();
+  await server.issuer.keys.add(await signingKey);
   await server.start(0, '127.0.0.1');
   const issuer = `http://127.0.0.1:${server.address().port}`;
   server.issuer.url = issuer;

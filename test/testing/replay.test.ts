@@ -18,6 +18,43 @@ beforeAll(async () => {
 // What a replaying test calls: the ids of the records and the recorded pseudonyms.
 const target = (baseUrl: string) => replayTarget(baseUrl, recorded.clientId);
 
+/** One answer as a client saw it: which request, its status, its body as sent. */
+interface Answer {
+  request: string;
+  status: number;
+  body: string;
+}
+
+/** A fetch that notes every answer it passes on, so a session's answers compare with a HAR's. */
+function noting(answers: Answer[]): typeof globalThis.fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const response = await globalThis.fetch(request.clone());
+    const url = new URL(request.url);
+    answers.push({
+      request: `${request.method} ${url.pathname}${url.search}`,
+      status: response.status,
+      body: await response.clone().text(),
+    });
+    return response;
+  };
+}
+
+/**
+ * What the recording holds, entry by entry, as a replay at `origin` must answer it: the recorded
+ * origin in a body (the issuer in OAuth metadata) becomes the replaying one.
+ */
+function recordedAnswers(origin: string): Answer[] {
+  return har.log.entries.map((entry) => {
+    const url = new URL(entry.request.url);
+    return {
+      request: `${entry.request.method} ${url.pathname}${url.search}`,
+      status: entry.response.status,
+      body: (entry.response.content.text ?? '').split(recorded.url).join(origin),
+    };
+  });
+}
+
 async function unrecorded(baseUrl: string) {
   const client = new Client({ baseUrl, apiKey: FAKE_KEY, maxRetries: 0 });
   return client.users.list({ limit: 7 }).then(
@@ -27,9 +64,6 @@ async function unrecorded(baseUrl: string) {
 }
 
 describe('a recording replayed', () => {
-  let throughMsw: unknown[];
-  let throughServer: unknown[];
-
   describe('through MSW: fromRecording()', () => {
     const msw = setupServer();
     beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
@@ -37,11 +71,13 @@ describe('a recording replayed', () => {
 
     it('answers the same session with the recorded answers, without a network', async () => {
       msw.resetHandlers(...fromRecording(har));
-      throughMsw = await runSession(target(recorded.url));
-      expect(throughMsw).toHaveLength(recorded.results.length);
+      const answers: Answer[] = [];
+      const results = await runSession({ ...target(recorded.url), fetch: noting(answers) });
+      expect(answers).toEqual(recordedAnswers(recorded.url));
+      expect(results).toHaveLength(recorded.results.length);
       // Ids are not personal: the records are the recorded ones.
       const ids = (results: unknown[]) => (results[0] as { id: string }[]).map((user) => user.id);
-      expect(ids(throughMsw)).toEqual(ids(recorded.results));
+      expect(ids(results)).toEqual(ids(recorded.results));
     });
 
     it('answers an unrecorded request with a 501 naming the nearest recorded one', async () => {
@@ -62,14 +98,16 @@ describe('a recording replayed', () => {
   });
 
   describe('through startMockServer({ replay })', () => {
-    it('answers the same session as MSW does', async () => {
+    it('answers the same session with the recorded answers, at its own origin', async () => {
       const server = await startMockServer({ replay: har });
+      const answers: Answer[] = [];
       try {
-        throughServer = await runSession(target(server.url));
+        const results = await runSession({ ...target(server.url), fetch: noting(answers) });
+        expect(results).toHaveLength(recorded.results.length);
       } finally {
         await server.close();
       }
-      expect(throughServer).toEqual(throughMsw);
+      expect(answers).toEqual(recordedAnswers(server.url));
     });
 
     it('answers an unrecorded request with the same 501', async () => {

@@ -147,41 +147,81 @@ describe('deliveries of API events', () => {
 });
 
 describe('retries', () => {
+  /**
+   * A receiver as a fetch, under fake timers: a retry is a timer the test fires, and "no more
+   * attempts" is none after hours on that clock, not a pause long enough on this machine's.
+   * Timers are not counted: the platform's fetch keeps one of its own while sockets close.
+   */
+  function fakeReceiver(statuses: number[]) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const sent: { headers: Record<string, string>; body: string }[] = [];
+    const webhookFetch = vi.fn(async (_url: string, init: RequestInit) => {
+      sent.push({ headers: init.headers as Record<string, string>, body: init.body as string });
+      return new Response(null, { status: statuses.shift() ?? 200 });
+    });
+    /** Lets `ms` pass, and waits for any attempt that started to end. */
+    const pass = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      await api.flushDeliveries();
+    };
+    /** The next attempt comes `ms` after the last one ended, not a millisecond earlier. */
+    const retry = async (ms: number) => {
+      const before = sent.length;
+      await pass(ms - 1);
+      expect(sent).toHaveLength(before);
+      await pass(1);
+      expect(sent).toHaveLength(before + 1);
+    };
+    /** Two hours, each attempt they start run to its end, and nothing more is sent. */
+    const noMoreAttempts = async () => {
+      const before = sent.length;
+      await pass(3_600_000);
+      await pass(3_600_000);
+      expect(sent).toHaveLength(before);
+    };
+    return { sent, webhookFetch, retry, noMoreAttempts };
+  }
+
   it('retries a failed delivery on the schedule with the same event id, until it succeeds', async () => {
-    mock({ webhookRetryDelaysMs: [10, 10, 10] });
-    const { secret } = await subscribe(['*']);
-    receiver.statuses.push(500, 503);
-    await api.emit('user.created', { id: 'u1' });
-    await vi.waitFor(() => expect(api.deliveries).toHaveLength(3));
-    expect(api.deliveries.map((each) => [each.attempt, each.status, each.ok])).toEqual([
-      [1, 500, false],
-      [2, 503, false],
-      [3, 200, true],
-    ]);
-    const ids = new Set(receiver.received.map((each) => each.headers['webhook-id']));
-    expect(ids.size).toBe(1);
-    for (const { headers, body } of receiver.received) {
-      expect(headers['webhook-signature']).toBe(
-        expectedSignature(
-          secret,
-          headers['webhook-id'] as string,
-          headers['webhook-timestamp'] as string,
-          body,
-        ),
-      );
+    const { sent, webhookFetch, retry, noMoreAttempts } = fakeReceiver([500, 503]);
+    try {
+      mock({ webhookFetch, webhookRetryDelaysMs: [10, 20, 30] });
+      const { secret } = await subscribe(['*']);
+      await api.emit('user.created', { id: 'u1' });
+      await retry(10);
+      await retry(20);
+      // Delivered: the third delay is not used.
+      await noMoreAttempts();
+      expect(api.deliveries.map((each) => [each.attempt, each.status, each.ok])).toEqual([
+        [1, 500, false],
+        [2, 503, false],
+        [3, 200, true],
+      ]);
+      const ids = new Set(sent.map((each) => each.headers['webhook-id']));
+      expect(ids.size).toBe(1);
+      for (const { headers, body } of sent) {
+        expect(headers['webhook-signature']).toBe(
+          expectedSignature(secret, headers['webhook-id']!, headers['webhook-timestamp']!, body),
+        );
+      }
+    } finally {
+      vi.useRealTimers();
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(api.deliveries).toHaveLength(3);
   });
 
   it('gives up after 1 + the number of delays', async () => {
-    mock({ webhookRetryDelaysMs: [5, 5] });
-    await subscribe(['*']);
-    receiver.statuses.push(500, 500, 500, 500);
-    await api.emit('budget.depleted', {});
-    await vi.waitFor(() => expect(api.deliveries).toHaveLength(3));
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(api.deliveries.map((each) => each.attempt)).toEqual([1, 2, 3]);
+    const { webhookFetch, retry, noMoreAttempts } = fakeReceiver([500, 500, 500, 500]);
+    try {
+      mock({ webhookFetch, webhookRetryDelaysMs: [5, 5] });
+      await subscribe(['*']);
+      await api.emit('budget.depleted', {});
+      await retry(5);
+      await retry(5);
+      await noMoreAttempts();
+      expect(api.deliveries.map((each) => each.attempt)).toEqual([1, 2, 3]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts a network error and a timeout as failures', async () => {

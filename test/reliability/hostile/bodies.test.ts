@@ -3,6 +3,10 @@
  * `maxResponseBytes` of it (counted after decompression), then cancels the download and fails
  * with a ResponseTooLargeError naming the cap. The cases that could exhaust memory run in a child
  * process whose peak is measured.
+ *
+ * Time: 31 s of a full run on two shared cores: the bombs (256 MiB of gzip, brotli and deflate,
+ * an endless chunked body) are decompressed for real up to the cap, each in a child process
+ * whose memory peak is the point. A smaller bomb would not show memory the cap failed to bound.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
