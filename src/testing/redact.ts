@@ -70,8 +70,8 @@ const PSEUDONYM =
 const MIN_SECRET_LENGTH = 8;
 const FORM = 'application/x-www-form-urlencoded';
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"`]+/gi;
+// A UUID, captured so that splitting a text at it keeps it.
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
-const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 // A value that is only an id, a timestamp or a number holds no secret and no name.
 const PLAIN =
   /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)?|[\d.+-]*)$/i;
@@ -183,7 +183,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     const rename = (piece: string) =>
       piece.replace(namePattern!, (part) => nameParts.get(part.toLowerCase()) ?? part);
     // Ids are not personal: a UUID's hex groups (`-ada1-`) stay as they are.
-    return UUID_ANYWHERE.test(out)
+    return UUID.test(out)
       ? out
           .split(UUID)
           .map((piece, index) => (index % 2 ? piece : rename(piece)))
