@@ -209,6 +209,7 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
       init?.body !== undefined && init.body !== null
         ? bodyFromInit(init.body)
         : cloneBody(request.source);
+    const readSent = () => read(requestBody, request.headers.get('content-type') ?? '');
     const startedDateTime = new Date().toISOString();
     const start = performance.now();
     let response: Response;
@@ -221,7 +222,7 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
         track(async () =>
           toEntry(
             request,
-            await readRequestBody(requestBody, request, read),
+            await readSent(),
             undefined,
             undefined,
             startedDateTime,
@@ -241,7 +242,7 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
       return response;
     }
     track(async () => {
-      const body = await readRequestBody(requestBody, request, read);
+      const body = await readSent();
       const content = await read(copy.body, copy.headers.get('content-type') ?? '');
       return toEntry(
         request,
@@ -377,17 +378,6 @@ function bodyFromInit(body: BodyInit): ReadableStream<Uint8Array> | string | nul
   if (body instanceof URLSearchParams) return body.toString();
   if (body instanceof ReadableStream) return null;
   return new Response(body).body;
-}
-
-async function readRequestBody(
-  body: ReadableStream<Uint8Array> | string | null,
-  request: RequestFacts,
-  read: (
-    stream: ReadableStream<Uint8Array> | string | null,
-    mimeType: string,
-  ) => Promise<Body | undefined>,
-): Promise<Body | undefined> {
-  return read(body, request.headers.get('content-type') ?? '');
 }
 
 function concat(chunks: Uint8Array[], length: number): Uint8Array {
