@@ -46,7 +46,7 @@ export interface Recorder {
 }
 
 /** The recorder with what the preload and the CLI need beside it. */
-export interface FileRecorder extends Recorder {
+export interface FileRecorder extends Omit<Recorder, 'save'> {
   /** Finishes the file from an `exit` handler, where nothing can be awaited. */
   closeSync(): void;
   /** Stops and removes the `.partial`, leaving the file as it was: nothing worth keeping was sent. */
@@ -101,11 +101,6 @@ const NODE_FS = 'node:fs';
  * The app sees the same answers, errors and timings, and no extra request is made.
  */
 export function createRecorder(options: RecorderOptions = {}): Recorder {
-  return startRecorder(options);
-}
-
-/** {@link createRecorder} with what the preload and the CLI need beside it. */
-export function startRecorder(options: StartOptions = {}): FileRecorder {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const maxEntries = options.maxEntries ?? DEFAULTS.maxEntries;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
@@ -114,6 +109,25 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 0) {
     throw new RangeError('maxEntries must be a whole number, 0 or more');
   }
+  const recorder = startRecorder(options);
+  return Object.assign(recorder, {
+    async save(path: string) {
+      const fs = (await import(
+        /* webpackIgnore: true */ /* @vite-ignore */ NODE_FS
+      )) as typeof NodeFs;
+      await fs.promises.writeFile(path, `${JSON.stringify(recorder.har(), null, 2)}\n`);
+    },
+  });
+}
+
+/**
+ * {@link createRecorder} with what the preload and the CLI need beside it, and without what
+ * they never use (its options' checks, `save()`), which keeps them out of the preload's bundle:
+ * its callers give only checked options.
+ */
+export function startRecorder(options: StartOptions = {}): FileRecorder {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const maxEntries = options.maxEntries ?? DEFAULTS.maxEntries;
   const redactor = createRedactor(options.redact);
   const entries: HarEntry[] = [];
   const readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
@@ -293,12 +307,6 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
       return recorded;
     },
     unrecorded,
-    async save(path) {
-      const fs = (await import(
-        /* webpackIgnore: true */ /* @vite-ignore */ NODE_FS
-      )) as typeof NodeFs;
-      await fs.promises.writeFile(path, `${JSON.stringify(har(), null, 2)}\n`);
-    },
     async close() {
       stop();
       await Promise.all(inFlight);
