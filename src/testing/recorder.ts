@@ -46,7 +46,11 @@ export interface Recorder {
 }
 
 /** The recorder with what the preload and the CLI need beside it. */
-export interface FileRecorder extends Omit<Recorder, 'save'> {
+export interface FileRecorder extends Omit<Recorder, 'har' | 'save'> {
+  /** The entries held in memory, without a file; `har()` makes them a HAR. */
+  readonly held: readonly HarEntry[] | undefined;
+  /** The last pass over the recording so far (`har()` and the file's end run it). */
+  last(): LastPass;
   /** Finishes the file from an `exit` handler, where nothing can be awaited. */
   closeSync(): void;
   /** Stops and removes the `.partial`, leaving the file as it was: nothing worth keeping was sent. */
@@ -110,12 +114,23 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
     throw new RangeError('maxEntries must be a whole number, 0 or more');
   }
   const recorder = startRecorder(options);
+  const har = (): Har => {
+    if (!recorder.held) {
+      throw new TypeError(`This recorder streams to ${options.file}: read it after close()`);
+    }
+    const { line, comment } = recorder.last();
+    return harOf(
+      [...recorder.held].sort(bySendOrder).map((entry) => JSON.parse(line(structuredClone(entry)))),
+      comment,
+    );
+  };
   return Object.assign(recorder, {
+    har,
     async save(path: string) {
       const fs = (await import(
         /* webpackIgnore: true */ /* @vite-ignore */ NODE_FS
       )) as typeof NodeFs;
-      await fs.promises.writeFile(path, `${JSON.stringify(recorder.har(), null, 2)}\n`);
+      await fs.promises.writeFile(path, `${JSON.stringify(har(), null, 2)}\n`);
     },
   });
 }
@@ -271,29 +286,20 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
     return response;
   };
 
-  const har = (): Har => {
-    if (file)
-      throw new TypeError(`This recorder streams to ${options.file}: read it after close()`);
-    const line = lastPass();
-    return harOf(
-      [...entries].sort(bySendOrder).map((entry) => JSON.parse(line(structuredClone(entry)))),
-      note(),
-    );
-  };
-
   // Each entry, taken in send order, scrubbed with all the recording learned, its pseudonyms
-  // numbered by first appearance: one session gives one file, whatever order answers came in.
-  const lastPass = () => {
+  // numbered by first appearance: one session gives one file, whatever order answers came in;
+  // and what the file says of the entries it does not hold.
+  const last = (): LastPass => {
     const renumber = createRenumbering();
-    return (entry: HarEntry) => renumber(JSON.stringify(redactor.scrub(entry)));
+    return {
+      line: (entry) => renumber(JSON.stringify(redactor.scrub(entry))),
+      comment:
+        [
+          ...(left ? [`${entriesOf(left)} left out past maxEntries (${maxEntries})`] : []),
+          ...(failed ? [`${entriesOf(failed)} could not be recorded`] : []),
+        ].join('; ') || undefined,
+    };
   };
-
-  // What the file says of the entries it does not hold.
-  const note = () =>
-    [
-      ...(left ? [`${entriesOf(left)} left out past maxEntries (${maxEntries})`] : []),
-      ...(failed ? [`${entriesOf(failed)} could not be recorded`] : []),
-    ].join('; ') || undefined;
 
   const stop = () => {
     closed = true;
@@ -302,7 +308,8 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
 
   return {
     fetch: recordingFetch,
-    har,
+    held: file ? undefined : entries,
+    last,
     get recorded() {
       return recorded;
     },
@@ -310,11 +317,11 @@ export function startRecorder(options: StartOptions = {}): FileRecorder {
     async close() {
       stop();
       await Promise.all(inFlight);
-      await file?.finish({ line: lastPass(), comment: note() });
+      await file?.finish(last());
     },
     closeSync() {
       stop();
-      file?.finishSync({ line: lastPass(), comment: note() });
+      file?.finishSync(last());
     },
     discard() {
       stop();
