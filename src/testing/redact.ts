@@ -305,17 +305,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   ): { text: string; json?: unknown; changed: string[]; params?: HarNameValue[] } => {
     const changed: string[] = [];
     if (mimeType.toLowerCase().startsWith(FORM)) {
-      const params = nameValues(new URLSearchParams(text)).map(({ name, value }) => {
-        if (!isSecretName(name)) return { name, value };
-        learnSecret(value);
-        changed.push(name);
-        return { name, value: REDACTED };
-      });
-      return {
-        text: formText(params),
-        changed,
-        params,
-      };
+      const params = redactPairs(nameValues(new URLSearchParams(text)), changed);
+      return { text: formText(params), changed, params };
     }
     let json: unknown;
     try {
@@ -332,12 +323,16 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     return { text, json, changed };
   };
 
-  const redactHeaders = (headers: HarNameValue[]) => {
-    for (const header of headers) {
-      if (!isSecretName(header.name)) continue;
-      learnSecret(header.value);
-      header.value = REDACTED;
+  // Secret-named pairs (headers, a form's fields): values learned and replaced in place, their
+  // names in `changed`.
+  const redactPairs = (pairs: HarNameValue[], changed: string[] = []) => {
+    for (const pair of pairs) {
+      if (!isSecretName(pair.name)) continue;
+      learnSecret(pair.value);
+      changed.push(pair.name);
+      pair.value = REDACTED;
     }
+    return pairs;
   };
 
   // The request URL's secrets learned before anything is scrubbed: its password and the values
@@ -349,7 +344,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   };
 
   // Every value but the bodies': URLs (the request's, `redirectURL`, `Location`), the query, the
-  // headers. Secret-named headers were replaced and learned by `redactHeaders`.
+  // headers. Secret-named headers were replaced and learned by `redactPairs`.
   const scrubOutside = (entry: HarEntry) => {
     const { request, response } = entry;
     request.url = scrubUrl(request.url);
@@ -429,9 +424,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     redact(entry) {
       const { request, response } = entry;
       const group = operationOf(request.method, request.url)?.split('.')[0];
-      redactHeaders(request.headers);
+      redactPairs(request.headers);
       redactUrl(request);
-      redactHeaders(response.headers);
+      redactPairs(response.headers);
       // The answer first: the names it holds are replaced in the request's body too.
       const { content } = response;
       let answer: ReturnType<typeof redactBody> | undefined;
