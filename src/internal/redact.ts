@@ -72,14 +72,15 @@ function unescape(text: string, escapes: RegExp): string {
 /**
  * `text` with `secret` replaced in every form a server or a parser writes it back: as sent;
  * percent-encoded (as `encodeURIComponent` or the URL parser writes it, twice-encoded, hex digits
- * in either case); JSON-escaped (`\/`, `\"`, `\u002f`, `\u00XX` for
- * any character, PHP's and Python's defaults); or any mix of these. Where it was found in a
- * written form, the text comes back with its escapes written out (a control character's kept).
+ * in either case); JSON-escaped (`\/`, `\"`, `\u002f`, `\u00XX` for any character, PHP's and
+ * Python's defaults); or any mix of these. Where it was found in a written form, the text comes
+ * back with its escapes written out (a control character's kept escaped).
  */
 export function redactCredential(text: string, secret: string, replacement = REDACTED): string {
   const own = text.replaceAll(secret, replacement);
-  // JSON's escapes once, then percent-encoding twice (`%252F`): a backslash written out is never
-  // read as the start of an escape.
+  // JSON's escapes first and once, so that a backslash they write out (`\\`) or one that
+  // percent-decoding writes out (`%5C`) is never read as an escape; then percent-encoding twice
+  // (`%252F`).
   const plain = unescape(unescape(unescape(own, JSON_ESCAPES), PERCENT), PERCENT);
   const found = plain.replaceAll(secret, replacement);
   return found === plain ? own : found;
