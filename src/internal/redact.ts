@@ -57,11 +57,7 @@ const JSON_ESCAPES = /\\u(?!00[01])[\da-f]{4}|\\[/"\\]/gi;
 function unescape(text: string, escapes: RegExp): string {
   return text.replace(escapes, (escape) => {
     try {
-      return escape[0] === '%'
-        ? decodeURIComponent(escape)
-        : escape[1] === 'u'
-          ? String.fromCharCode(parseInt(escape.slice(2), 16))
-          : escape[1]!;
+      return escape[0] === '%' ? decodeURIComponent(escape) : (JSON.parse(`"${escape}"`) as string);
     } catch {
       // Not UTF-8: left as it is.
       return escape;
@@ -77,13 +73,17 @@ function unescape(text: string, escapes: RegExp): string {
  * back with its escapes written out (a control character's kept escaped).
  */
 export function redactCredential(text: string, secret: string, replacement = REDACTED): string {
-  const own = text.replaceAll(secret, replacement);
+  let shown = text.replaceAll(secret, replacement);
+  let plain = shown;
   // JSON's escapes first and once, so that a backslash they write out (`\\`) or one that
   // percent-decoding writes out (`%5C`) is never read as an escape; then percent-encoding twice
-  // (`%252F`).
-  const plain = unescape(unescape(unescape(own, JSON_ESCAPES), PERCENT), PERCENT);
-  const found = plain.replaceAll(secret, replacement);
-  return found === plain ? own : found;
+  // (`%252F`). Looked for after each step: a secret may itself read like an escape (`%20`).
+  for (const escapes of [JSON_ESCAPES, PERCENT, PERCENT]) {
+    plain = unescape(plain, escapes);
+    const found = plain.replaceAll(secret, replacement);
+    if (found !== plain) shown = plain = found;
+  }
+  return shown;
 }
 
 /**
