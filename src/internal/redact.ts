@@ -19,7 +19,7 @@ export const REDACTED = '[redacted]';
  * OAuth tokens have no fixed form: the credential of the call at hand is redacted by value
  * ({@link redactSecrets}).
  */
-export const SECRET_PATTERNS =
+const SECRET_PATTERNS =
   /rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(?<=Bearer )[^\s"',;]+|(?<=\/\/)[^\s"'/?#@]+(?=@)|(?<=[?&;](?:(?:x-(?:amz|goog)-)?(?:signature|credential|security-token)|sig|awsaccesskeyid|access_token|client_secret)=)[^\s"'&#<>),;]*/gi;
 
 /** `text` with every secret {@link SECRET_PATTERNS} knows by its shape replaced. */
