@@ -26,7 +26,8 @@ export const SECRET_PATTERNS = new RegExp(
   `rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(?<=Bearer )[^\\s"',;]+|(?<=\\/\\/)[^\\s"'/?#@]+(?=@)|(?<=[?&;](?:${SECRET_PARAMETER})=)[^\\s"'&#<>),;]*`,
   'gi',
 );
-const SECRET_PARAMETER_NAME = new RegExp(`^(?:${SECRET_PARAMETER})$`, 'i');
+/** Made at redactUrl's first call: a bundle without it (the Client's) carries none of it. */
+let secretParameterName: RegExp | undefined;
 
 /** `text` with every secret {@link SECRET_PATTERNS} knows by its shape replaced. */
 export function redactShapes(text: string, replacement = REDACTED): string {
@@ -70,7 +71,7 @@ export function redactCredential(text: string, secret: string, replacement = RED
     for (const char of secret) {
       const forms = [
         units(char),
-        char.replace(/[\s\S]/g, (unit) => `\\\\u${hex(unit.charCodeAt(0), 4)}`),
+        units(char, '\\\\u'),
         [...new TextEncoder().encode(char)].map((byte) => `%(?:25)?${hex(byte, 2)}`).join(''),
       ];
       const escaped = JSON.stringify(char).slice(1, -1);
@@ -98,7 +99,8 @@ export function redactUrl(url: string, credential?: string, replacement = REDACT
   try {
     const parsed = new URL(url);
     for (const name of new Set(parsed.searchParams.keys())) {
-      if (SECRET_PARAMETER_NAME.test(name)) parsed.searchParams.set(name, replacement);
+      secretParameterName ??= new RegExp(`^(?:${SECRET_PARAMETER})$`, 'i');
+      if (secretParameterName.test(name)) parsed.searchParams.set(name, replacement);
     }
     text = parsed.href;
   } catch {
@@ -107,9 +109,12 @@ export function redactUrl(url: string, credential?: string, replacement = REDACT
   return redactSecrets(text, credential, replacement);
 }
 
-/** Each UTF-16 unit of `text` as a pattern's `\uXXXX`, which no character can break out of. */
-function units(text: string): string {
-  return text.replace(/[\s\S]/g, (unit) => `\\u${hex(unit.charCodeAt(0), 4)}`);
+/**
+ * Each UTF-16 unit of `text` as a pattern's `\uXXXX`, which no character can break out of; with
+ * `prefix` `\\\\u`, as a pattern of its JSON escape `\uXXXX` (a backslash, then `uXXXX`).
+ */
+function units(text: string, prefix = '\\u'): string {
+  return text.replace(/[\s\S]/g, (unit) => `${prefix}${hex(unit.charCodeAt(0), 4)}`);
 }
 
 function hex(value: number, digits: number): string {
