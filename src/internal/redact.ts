@@ -70,12 +70,12 @@ export function redactCredential(text: string, secret: string, replacement = RED
     let source = '';
     for (const char of secret) {
       const forms = [
-        units(char),
-        units(char, '\\\\u'),
+        escapeUnits(char),
+        escapeUnits(char, '\\\\u'),
         [...new TextEncoder().encode(char)].map((byte) => `%(?:25)?${hex(byte, 2)}`).join(''),
       ];
       const escaped = JSON.stringify(char).slice(1, -1);
-      if (escaped.length === 2) forms.push(units(escaped));
+      if (escaped.length === 2) forms.push(escapeUnits(escaped));
       if (char === '/') forms.push('\\\\/');
       // The URL parser writes a backslash in a path as a slash.
       if (char === '\\') forms.push('/');
@@ -110,10 +110,11 @@ export function redactUrl(url: string, credential?: string, replacement = REDACT
 }
 
 /**
- * Each UTF-16 unit of `text` as a pattern's `\uXXXX`, which no character can break out of; with
- * `prefix` `\\\\u`, as a pattern of its JSON escape `\uXXXX` (a backslash, then `uXXXX`).
+ * Each UTF-16 unit of `text` as `\uXXXX`: in a pattern, which no character can break out of, or
+ * shown (core/errors.ts's escapeControls); with `prefix` `\\\\u`, as a pattern of its JSON escape
+ * `\uXXXX` (a backslash, then `uXXXX`).
  */
-function units(text: string, prefix = '\\u'): string {
+export function escapeUnits(text: string, prefix = '\\u'): string {
   return text.replace(/[\s\S]/g, (unit) => `${prefix}${hex(unit.charCodeAt(0), 4)}`);
 }
 
