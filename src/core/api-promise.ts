@@ -53,12 +53,11 @@ export class ApiPromise<T> implements PromiseLike<T> {
   withResponse(): Promise<WithResponse<T>> {
     // The headers are read only here: a plain `await` needs none of them.
     this.#result ??= this.#parsed().then((data) => {
-      const { response, deprecation, redact = String } = this.#answer as RawResponse;
-      const requestId = response.headers.get(HEADER_REQUEST_ID);
+      const { response, deprecation } = this.#answer as RawResponse;
       return {
         data,
         response,
-        requestId: requestId === null ? undefined : redact(requestId),
+        requestId: response.headers.get(HEADER_REQUEST_ID) ?? undefined,
         rateLimit: parseRateLimit(response.headers),
         deprecation,
       };

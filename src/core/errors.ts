@@ -1,5 +1,4 @@
 import { ERROR_CODES, HEADER_REQUEST_ID } from '../contract.js';
-import { escapeUnits } from '../internal/redact.js';
 import type { ErrorDetail } from '../internal/wire.js';
 
 export type { ErrorDetail } from '../internal/wire.js';
@@ -448,5 +447,5 @@ const CONTROLS =
  * a reader sees (the same class the CLI's `printable` blanks).
  */
 export function escapeControls(text: string): string {
-  return text.replace(CONTROLS, (char) => escapeUnits(char));
+  return text.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

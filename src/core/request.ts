@@ -585,7 +585,7 @@ class Call {
       throw this.#finalize(
         new ApiConnectionError(
           this.#target,
-          `Connection error: ${this.#describe()}: the service redirected to a location the SDK does not follow (not http(s), or holding a credential).`,
+          `Connection error: ${this.#describe()}: the service redirected to a location the SDK does not follow.`,
         ),
       );
     }

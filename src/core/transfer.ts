@@ -106,23 +106,19 @@ export interface FailureContext {
 export function transferError(error: unknown, context: FailureContext): EmployeeRecognitionError {
   const failure = sdkError(error, context);
   const { redact } = context;
-  const fields = failure as { url?: unknown; requestId?: unknown };
-  for (const name of ['url', 'requestId'] as const) {
-    if (typeof fields[name] === 'string') fields[name] = redact(fields[name]);
-  }
+  const fields = failure as { url?: string; requestId?: string };
+  fields.url &&= redact(fields.url);
+  fields.requestId &&= redact(fields.requestId);
   // Every message is redacted whole, as a log line is: the URL it names may hold a signature
   // parameter or user info, and a hook's failure quotes the hook's own text. The stack repeats
-  // the message, so it is redacted with it. So is each cause's, where it is: a cause is never
-  // replaced, since its class is documented (`error.cause instanceof OAuthError`), and the
-  // platform's (a fetch's rejection) may quote what a server or proxy said.
-  const seen = new Set<unknown>();
-  for (let link: unknown = failure; link instanceof Error && !seen.has(link); link = link.cause) {
-    seen.add(link);
+  // the message, so it is redacted with it. So is each cause's, where it is (a few deep, a cycle
+  // included): a cause is never replaced, since its class is documented (`error.cause instanceof
+  // OAuthError`), and the platform's (a fetch's rejection) may quote what a server or proxy said.
+  let link: unknown = failure;
+  for (let depth = 0; link instanceof Error && depth < 8; depth++, link = link.cause) {
     try {
-      const { message, stack, cause } = link;
-      if (redact(message) !== message) link.message = redact(message);
-      if (stack && redact(stack) !== stack) link.stack = redact(stack);
-      if (typeof cause === 'string') link.cause = redact(cause);
+      link.message = redact(link.message);
+      link.stack &&= redact(link.stack);
     } catch {
       // A frozen or read-only error (a DOMException's message) is left as it is.
     }

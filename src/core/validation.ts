@@ -144,15 +144,12 @@ export function parseResponse<S extends z.ZodMiniType>(
   if (failures.length > 0 && !isWrite) {
     const issues = failures.map(({ path, message }) => ({ path, message }));
     const summary = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
-    // The answer's words, where a service may have echoed the credential: redacted.
-    const redact = raw.redact ?? String;
     const requestId = response.headers.get(HEADER_REQUEST_ID);
     throw new InvalidResponseError({
-      message: redact(
-        `Unexpected response to ${request.method} ${request.path} (status ${response.status}): ${summary}`,
-      ),
+      message: `Unexpected response to ${request.method} ${request.path} (status ${response.status}): ${summary}`,
       status: response.status,
-      requestId: requestId === null ? undefined : redact(requestId),
+      // The service's words, where it may have echoed the credential (the summary is the SDK's).
+      requestId: requestId === null ? undefined : (raw.redact ?? String)(requestId),
       issues,
     });
   }

@@ -19,10 +19,10 @@ export interface Answer {
 }
 
 /** How a list leads on from a page, as the SDK follows it. */
-export type Paging = 'link' | 'cursor' | 'page' | 'last';
+type Paging = 'link' | 'cursor' | 'page' | 'last';
 
 /** The error body's form, as the SDK read it: `other` leaves the error its status's code only. */
-export type ErrorShape = 'contract' | 'problem+json' | 'other';
+type ErrorShape = 'contract' | 'problem+json' | 'other';
 
 /** What the SDK makes of one answer. */
 export interface Judgement {

@@ -49,7 +49,7 @@ interface Recorded {
 }
 
 /** The answers of the API in a recording (an answer of status 0 is none: skipped, as browsers export it). */
-export function answersOf(har: Har): Recorded[] {
+function answersOf(har: Har): Recorded[] {
   const answers: Recorded[] = [];
   har.log.entries.forEach((entry, index) => {
     const operation = operationOf(entry.request.method, entry.request.url);

@@ -10,24 +10,17 @@
 /** What stands for a removed secret. */
 export const REDACTED = '[redacted]';
 
-// Query parameters that carry a signature or a credential: `sig`, `Signature`, `AWSAccessKeyId`
-// and `X-Goog-Signature` (the OpenTelemetry URL conventions' list), S3's, Google's and OAuth's others.
-const SECRET_PARAMETER =
-  '(?:x-(?:amz|goog)-)?(?:signature|credential|security-token)|sig|awsaccesskeyid|access_token|client_secret';
-
 /**
  * Secrets by kind, whatever their source: API keys, webhook secrets and any bearer credential; a
  * URL's user info (`https://user:pass@host`); and the value of a query parameter that carries a
- * signature or a credential. Each pattern matches the secret alone (what precedes it is looked
- * behind for), so a replacement needs no function. OAuth tokens have no fixed form: the
- * credential of the call at hand is redacted by value ({@link redactSecrets}).
+ * signature or a credential: `sig`, `Signature`, `AWSAccessKeyId` and `X-Goog-Signature` (the
+ * OpenTelemetry URL conventions' list), S3's, Google's and OAuth's others. Each pattern matches
+ * the secret alone (what precedes it is looked behind for), so a replacement needs no function.
+ * OAuth tokens have no fixed form: the credential of the call at hand is redacted by value
+ * ({@link redactSecrets}).
  */
-export const SECRET_PATTERNS = new RegExp(
-  `rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(?<=Bearer )[^\\s"',;]+|(?<=\\/\\/)[^\\s"'/?#@]+(?=@)|(?<=[?&;](?:${SECRET_PARAMETER})=)[^\\s"'&#<>),;]*`,
-  'gi',
-);
-/** Made at redactUrl's first call: a bundle without it (the Client's) carries none of it. */
-let secretParameterName: RegExp | undefined;
+const SECRET_PATTERNS =
+  /rk_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9+/=_-]*|(?<=Bearer )[^\s"',;]+|(?<=\/\/)[^\s"'/?#@]+(?=@)|(?<=[?&;](?:(?:x-(?:amz|goog)-)?(?:signature|credential|security-token)|sig|awsaccesskeyid|access_token|client_secret)=)[^\s"'&#<>),;]*/gi;
 
 /** `text` with every secret {@link SECRET_PATTERNS} knows by its shape replaced. */
 export function redactShapes(text: string, replacement = REDACTED): string {
@@ -54,39 +47,43 @@ export function holdsCredential(text: string, credential: string): boolean {
   return credential.length >= MIN_CREDENTIAL_LENGTH && redactCredential(text, credential) !== text;
 }
 
-/** The patterns of the secrets redacted lately: a client redacts with the same few for long. */
-const known = new Map<string, RegExp>();
+// What a server or a parser writes for a character: JSON's `\uXXXX` and `\/`, `\"`, `\\`, and
+// runs of percent-encoded UTF-8 bytes; never for a C0 control character, which stays escaped so
+// that a server cannot forge a line.
+const PERCENT = /(?:%[2-9a-f][\da-f])+/gi;
+const JSON_ESCAPES = /\\u(?!00[01])[\da-f]{4}|\\[/"\\]/gi;
+
+/** `text` with its `escapes` written out. */
+function unescape(text: string, escapes: RegExp): string {
+  return text.replace(escapes, (escape) => {
+    try {
+      return escape[0] === '%' ? decodeURIComponent(escape) : (JSON.parse(`"${escape}"`) as string);
+    } catch {
+      // Not UTF-8: left as it is.
+      return escape;
+    }
+  });
+}
 
 /**
  * `text` with `secret` replaced in every form a server or a parser writes it back: as sent;
- * percent-encoded, as `encodeURIComponent`, the URL parser (only `"`, `<`, `{`…, and a backslash
- * in a path as `/`) or a form (a space as `+`) write it, twice-encoded, hex digits in either case; JSON-escaped (`\/`, `\"`, `\u002f`,
- * `\u00XX` for any character, PHP's and Python's defaults); or any mix of these, character by
- * character. Case-insensitive: a secret echoed in another case is no less one.
+ * percent-encoded (as `encodeURIComponent` or the URL parser writes it, twice-encoded, hex digits
+ * in either case); JSON-escaped (`\/`, `\"`, `\u002f`, `\u00XX` for any character, PHP's and
+ * Python's defaults); or any mix of these. Where it was found in a written form, the text comes
+ * back with its escapes written out (a control character's kept escaped).
  */
 export function redactCredential(text: string, secret: string, replacement = REDACTED): string {
-  let pattern = known.get(secret);
-  if (!pattern) {
-    let source = '';
-    for (const char of secret) {
-      const forms = [
-        escapeUnits(char),
-        escapeUnits(char, '\\\\u'),
-        [...new TextEncoder().encode(char)].map((byte) => `%(?:25)?${hex(byte, 2)}`).join(''),
-      ];
-      const escaped = JSON.stringify(char).slice(1, -1);
-      if (escaped.length === 2) forms.push(escapeUnits(escaped));
-      if (char === '/') forms.push('\\\\/');
-      // The URL parser writes a backslash in a path as a slash.
-      if (char === '\\') forms.push('/');
-      if (char === ' ') forms.push('\\+');
-      source += `(?:${forms.join('|')})`;
-    }
-    // Bounded: a token function hands out a new credential every hour.
-    if (known.size >= 8) known.clear();
-    known.set(secret, (pattern = new RegExp(source, 'gi')));
+  let shown = text.replaceAll(secret, replacement);
+  let plain = shown;
+  // JSON's escapes first and once, so that a backslash they write out (`\\`) or one that
+  // percent-decoding writes out (`%5C`) is never read as an escape; then percent-encoding twice
+  // (`%252F`). Looked for after each step: a secret may itself read like an escape (`%20`).
+  for (const escapes of [JSON_ESCAPES, PERCENT, PERCENT]) {
+    plain = unescape(plain, escapes);
+    const found = plain.replaceAll(secret, replacement);
+    if (found !== plain) shown = plain = found;
   }
-  return text.replace(pattern, replacement);
+  return shown;
 }
 
 /**
@@ -99,25 +96,12 @@ export function redactUrl(url: string, credential?: string, replacement = REDACT
   try {
     const parsed = new URL(url);
     for (const name of new Set(parsed.searchParams.keys())) {
-      secretParameterName ??= new RegExp(`^(?:${SECRET_PARAMETER})$`, 'i');
-      if (secretParameterName.test(name)) parsed.searchParams.set(name, replacement);
+      // A secret parameter's name as the patterns know it, read here after the parser's decoding.
+      if (redactShapes(`?${name}=x`) !== `?${name}=x`) parsed.searchParams.set(name, replacement);
     }
     text = parsed.href;
   } catch {
     // Not a URL: its secrets are found by their shape, as in any text.
   }
   return redactSecrets(text, credential, replacement);
-}
-
-/**
- * Each UTF-16 unit of `text` as `\uXXXX`: in a pattern, which no character can break out of, or
- * shown (core/errors.ts's escapeControls); with `prefix` `\\\\u`, as a pattern of its JSON escape
- * `\uXXXX` (a backslash, then `uXXXX`).
- */
-export function escapeUnits(text: string, prefix = '\\u'): string {
-  return text.replace(/[\s\S]/g, (unit) => `${prefix}${hex(unit.charCodeAt(0), 4)}`);
-}
-
-function hex(value: number, digits: number): string {
-  return value.toString(16).padStart(digits, '0');
 }

@@ -371,17 +371,15 @@ async function refusal(
 function secretRedactor(clientId: string, clientSecret: string): (text: string) => string {
   const server = { issuer: 'https://issuer.invalid' };
   const headers = new Headers();
-  void oauth.ClientSecretBasic(clientSecret)(
-    server,
-    { client_id: clientId },
-    new URLSearchParams(),
-    headers,
-  );
-  // Basic's base64 of `id:secret`, without its padding, which a server may drop; the form field's
-  // encoding is one of the forms redactCredential knows.
+  const body = new URLSearchParams();
+  void oauth.ClientSecretBasic(clientSecret)(server, { client_id: clientId }, body, headers);
+  void oauth.ClientSecretPost(clientSecret)(server, { client_id: clientId }, body, headers);
+  // Basic's base64 of `id:secret`, without its padding, which a server may drop; the form body's
+  // field (a space as `+`); percent-encoded and JSON-escaped forms are redactCredential's.
   const basic = headers.get('authorization')!.slice('Basic '.length).replace(/=+$/, '');
+  const posted = /client_secret=([^&]*)/.exec(body.toString())![1]!;
   // A secret of a few characters would redact ordinary words, and is no secret anyway.
-  const secrets = [basic, clientSecret].filter((form) => form.length >= 4);
+  const secrets = [basic, posted, clientSecret].filter((form) => form.length >= 4);
   return (text) => {
     let clean = text;
     for (const secret of secrets) clean = redactCredential(clean, secret);

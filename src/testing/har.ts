@@ -156,13 +156,6 @@ export function operationOf(method: string, url: string): OperationName | undefi
   return TEMPLATES.find((each) => each.method === method && each.pattern.test(path))?.name;
 }
 
-/** A header's value in a HAR list, by name in any case; several are joined with `, `. */
-export function harHeader(headers: readonly HarNameValue[], name: string): string | undefined {
-  const lower = name.toLowerCase();
-  const values = headers.filter((each) => each.name.toLowerCase() === lower);
-  return values.length ? values.map((each) => each.value).join(', ') : undefined;
-}
-
 /** The JSON a body text holds, or undefined when it is not JSON. */
 export function parseJson(text: string | undefined): unknown {
   if (text === undefined || text === '') return undefined;

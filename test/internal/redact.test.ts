@@ -56,7 +56,7 @@ describe('redactSecrets', () => {
 
 describe('redactCredential', () => {
   it('redacts a credential of no known shape in every form it is written back', () => {
-    const credential = 'ya29.A0"<{x}>/+:?#&= é';
+    const credential = 'ya29.A0"<{x}>/+:?#&=é\\';
     for (const form of writtenForms(credential)) {
       const text = `before ${form} after`;
       expect(redactCredential(text, credential), form).toBe(`before ${REDACTED} after`);
@@ -72,10 +72,11 @@ describe('redactCredential', () => {
   it('finds any credential in any of its forms, anywhere in any text', () => {
     fc.assert(
       fc.property(
-        // The URL parser drops tabs and line breaks, and controls at either end: no encoding of them.
+        // No control character or space: no credential holds one (the SDK sends printable ASCII),
+        // and the redaction never writes a control character out (a server could forge a line).
         fc
           .string({ unit: 'binary', minLength: 8, maxLength: 40 })
-          .filter((credential) => !/^[\0- ]|[\0- ]$|[\t\n\r]/.test(credential)),
+          .filter((credential) => !/[\0- \x7f]/.test(credential)),
         fc.string({ unit: 'binary', maxLength: 40 }),
         fc.string({ unit: 'binary', maxLength: 40 }),
         (credential, before, after) => {

@@ -168,11 +168,11 @@ export async function observeCall<T>(
     vi.clearAllTimers();
     vi.useRealTimers();
   }
-  // A result's records and its raw Response are the answer as the service sent it: what the SDK
-  // adds to them (withResponse()'s request id, rate limit, deprecation notice) is observed.
+  // A result's records, its raw Response and the request id read from it are the answer as the
+  // service sent it: what the SDK adds to them (rate limit, deprecation notice) is observed.
   const value = result.value as Record<string, unknown> | undefined;
   if (value && typeof value === 'object' && 'response' in value) {
-    const { data: _data, response: _response, ...added } = value;
+    const { data: _data, response: _response, requestId: _requestId, ...added } = value;
     record(added);
   }
   record(result.error);

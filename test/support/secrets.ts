@@ -44,17 +44,28 @@ export function writtenForms(credential: string): string[] {
   path.pathname = credential;
   const json = JSON.stringify(credential).slice(1, -1);
   const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  // The parser's path is an encoding of the credential unless it rewrote it (a backslash as `/`,
+  // a `..` segment resolved): then it is another string, not a form of this one.
+  const inPath = path.pathname.slice(1);
   return [
     credential,
     encodeURIComponent(credential),
     encodeURIComponent(encodeURIComponent(credential)),
     encodeURIComponent(credential).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
     query.search.slice(1),
-    path.pathname.slice(1),
+    ...(safeDecode(inPath) === credential ? [inPath] : []),
     new URLSearchParams({ k: credential }).toString().slice(2),
     json,
     json.replaceAll('/', '\\/'),
     credential.replace(/[^A-Za-z0-9]/g, escape),
     credential.replace(/[\s\S]/g, (char) => escape(char).toUpperCase().replace('\\U', '\\u')),
   ];
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }

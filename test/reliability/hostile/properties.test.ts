@@ -493,7 +493,8 @@ const echoes: Record<string, Echo> = {
   badEnvelope: (echo) => ({
     status: 200,
     headers: [['x-request-id', echo]],
-    body: `{"data":${asJson(echo)}}`,
+    // The service's own JSON, as rawJson: the echo is in the text as written (parsed or not).
+    body: `{"data":"${echo}"}`,
   }),
   retryAfter: (echo) => ({ status: 429, headers: [['retry-after', echo]] }),
   network: (echo) => ({
