@@ -10,7 +10,9 @@ import {
 } from '../contract.js';
 import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
+import { MAX_DELAY_MS } from '../internal/timers.js';
 import { EmployeeRecognitionError, escapeControls, excerpt } from './errors.js';
+import { LOG_LEVELS } from './logger.js';
 import type { Instrumentation } from './observer.js';
 
 /**
@@ -285,11 +287,8 @@ const CLIENT_DEFAULTS = {
   validateResponses: 'warn',
 } as const;
 
-/** The longest timer JavaScript runtimes can set (about 24.8 days). */
-const MAX_TIMEOUT_MS = 2_147_483_647;
 const MAX_RETRIES = 100;
 export const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
-const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 const HOOK_KINDS = ['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeError'] as const;
 
 /** The options a client runs with, after defaults and environment fallbacks. */
@@ -395,8 +394,9 @@ export function resolveLogging(
 
 function isLogger(logger: unknown): logger is Logger {
   const candidate = logger as Partial<Record<keyof Logger, unknown>> | null;
-  return (['debug', 'info', 'warn', 'error'] as const).every(
-    (level) => typeof candidate?.[level] === 'function',
+  // Every level but 'off' is a method.
+  return LOG_LEVELS.slice(1).every(
+    (level) => typeof candidate?.[level as keyof Logger] === 'function',
   );
 }
 
@@ -579,8 +579,8 @@ function checkChoice<T extends string>(option: string, value: unknown, choices: 
 }
 
 export function checkTimeout(value: unknown): number {
-  if (typeof value !== 'number' || !(value >= 1 && value <= MAX_TIMEOUT_MS)) {
-    throw invalid('timeout', `must be a number of ms from 1 to ${MAX_TIMEOUT_MS}`);
+  if (typeof value !== 'number' || !(value >= 1 && value <= MAX_DELAY_MS)) {
+    throw invalid('timeout', `must be a number of ms from 1 to ${MAX_DELAY_MS}`);
   }
   return value;
 }

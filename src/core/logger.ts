@@ -1,7 +1,8 @@
 import { redactShapes } from '../internal/redact.js';
 import type { Logger, LogLevel } from './config.js';
 
-const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+/** The log levels, each one's rank its index: a logger at a level writes the lines of those before it. */
+export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
 /**
  * The client's logger behind its level. Every line passes through the redaction of secrets by
@@ -15,12 +16,12 @@ export class Log {
 
   constructor(logger: Logger, level: LogLevel) {
     this.#logger = logger;
-    this.#rank = RANK[level];
+    this.#rank = LOG_LEVELS.indexOf(level);
   }
 
   /** Whether lines of `level` are written: check before building an expensive line. */
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
-    return RANK[level] <= this.#rank;
+    return LOG_LEVELS.indexOf(level) <= this.#rank;
   }
 
   debug(message: string): void {

@@ -22,7 +22,6 @@ import {
   RESET_ROUNDING_MS,
   Throttle,
   timeoutError,
-  told,
   WaitLines,
 } from './throttle.js';
 
@@ -326,7 +325,7 @@ export class SharedThrottle implements Pacer {
       const { deadline, target } = waiter.options;
       if (deadline !== undefined && deadline < until) {
         this.#settle(waiter, timeoutError(target, wait));
-      } else if (wait >= RESET_WAIT_MS && !told(waiter, wait)) {
+      } else if (wait >= RESET_WAIT_MS) {
         this.#lines.tell(waiter, wait, WAIT_CAUSE);
       }
     }

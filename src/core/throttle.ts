@@ -130,16 +130,21 @@ export class WaitLines {
     this.#log = log;
   }
 
-  /** Tells a waiter of its wait; the line waits for {@link flush}, so one line counts a batch. */
+  /**
+   * Tells a waiter of its wait, unless it knows of it: it was told of one that ends no more than
+   * a logged wait's length sooner (a wait that grew, from a paced turn to a reset, is told
+   * again). The line waits for {@link flush}, so one line counts a batch.
+   */
   tell(waiter: Waiter, ms: number, cause: string): void {
+    const at = Date.now();
+    if (waiter.notified && at + ms < (waiter.until ?? 0) + LOGGED_WAIT_MS) return;
     waiter.notified = true;
-    waiter.until = Date.now() + ms;
+    waiter.until = at + ms;
     waiter.options.onWait?.(ms, cause);
     this.leave(waiter, false);
     if (ms < LOGGED_WAIT_MS) return;
     let group = this.#groups.get(cause);
     if (!group) {
-      const at = Date.now();
       group = { cause, at, first: waiter, ms, calls: 0, waiting: 0, went: 0, logged: false };
       this.#groups.set(cause, group);
     }
@@ -524,7 +529,7 @@ export class Throttle implements Pacer {
 
   /** Tells a waiter, once, that it waits about `ms` for its turn on a shared key. */
   #tell(waiter: Waiter, ms: number): void {
-    if (ms > 0 && !told(waiter, ms)) this.#lines.tell(waiter, ms, SHARED_CAUSE);
+    if (ms > 0) this.#lines.tell(waiter, ms, SHARED_CAUSE);
   }
 
   /** True while nothing but the window's reset can let a call go. */
@@ -562,7 +567,7 @@ export class Throttle implements Pacer {
       this.#settle(waiter, timeoutError(target, ms));
       return false;
     }
-    if (!told(waiter, ms)) this.#lines.tell(waiter, ms, WAIT_CAUSE);
+    this.#lines.tell(waiter, ms, WAIT_CAUSE);
     return true;
   }
 
@@ -689,15 +694,6 @@ export class Throttle implements Pacer {
     this.#deadlineTimer = undefined;
     this.#deadlineTimerAt = Infinity;
   }
-}
-
-/**
- * Whether a waiter already knows of a wait of `ms` from now: it was told, of one that ends no
- * more than a logged wait's length sooner (a wait that grew, from a paced turn to a reset, is
- * told again).
- */
-export function told(waiter: Waiter, ms: number): boolean {
-  return waiter.notified && Date.now() + ms < (waiter.until ?? 0) + LOGGED_WAIT_MS;
 }
 
 /** The error of a call whose wait for the rate limit would pass its deadline. */
