@@ -195,6 +195,7 @@ export interface HarProblem {
  * entry and field of each.
  */
 export class HarError extends EmployeeRecognitionError {
+  /** Always `'HarError'`, so a log line or a test can tell it from the SDK's other errors. */
   override name = 'HarError';
   /** `string`, `not-json`, `truncated` (the text ends early) or `structure`. */
   readonly kind: 'string' | 'not-json' | 'truncated' | 'structure';
