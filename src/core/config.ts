@@ -12,7 +12,6 @@ import type { DeprecationNotice } from '../internal/deprecation.js';
 import { isBrowserLike, readEnv } from '../internal/env.js';
 import { MAX_DELAY_MS } from '../internal/timers.js';
 import { EmployeeRecognitionError, escapeControls, excerpt } from './errors.js';
-import { LOG_LEVELS } from './logger.js';
 import type { Instrumentation } from './observer.js';
 
 /**
@@ -100,6 +99,12 @@ export interface SharedRateLimit {
 
 /** How much the SDK logs, from nothing to every attempt. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/**
+ * The log levels, each one's rank its index: a logger at a level writes the lines of those before
+ * it. Here beside the type, not in logger.ts, so that config.ts imports nothing from the logger.
+ */
+export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
 /** Where log lines go: `console`, or a pino, winston or similar logger. */
 export interface Logger {

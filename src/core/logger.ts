@@ -1,8 +1,5 @@
 import { redactShapes } from '../internal/redact.js';
-import type { Logger, LogLevel } from './config.js';
-
-/** The log levels, each one's rank its index: a logger at a level writes the lines of those before it. */
-export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+import { LOG_LEVELS, type Logger, type LogLevel } from './config.js';
 
 /**
  * The client's logger behind its level. Every line passes through the redaction of secrets by
