@@ -67,23 +67,31 @@ function unescape(text: string, escapes: RegExp): string {
 
 /**
  * `text` with `secret` replaced in every form a server or a parser writes it back: as sent;
- * percent-encoded (as `encodeURIComponent` or the URL parser writes it, twice-encoded, hex digits
+ * percent-encoded (as `encodeURIComponent` or the URL parser writes it, at any depth, hex digits
  * in either case); JSON-escaped (`\/`, `\"`, `\u002f`, `\u00XX` for any character, PHP's and
  * Python's defaults); or any mix of these. Where it was found in a written form, the text comes
  * back with its escapes written out (a control character's kept escaped).
  */
 export function redactCredential(text: string, secret: string, replacement = REDACTED): string {
-  let shown = text.replaceAll(secret, replacement);
-  let plain = shown;
-  // JSON's escapes first and once, so that a backslash they write out (`\\`) or one that
-  // percent-decoding writes out (`%5C`) is never read as an escape; then percent-encoding twice
-  // (`%252F`). Looked for after each step: a secret may itself read like an escape (`%20`).
-  for (const escapes of [JSON_ESCAPES, PERCENT, PERCENT]) {
-    plain = unescape(plain, escapes);
-    const found = plain.replaceAll(secret, replacement);
-    if (found !== plain) shown = plain = found;
-  }
-  return shown;
+  // Each order of the two decodings is read, since either may corrupt a form the other wrote last
+  // (a secret's own `\/` in a percent-encoded echo; a JSON-escaped cursor in a URL), looked in
+  // after each step, as a secret may itself read like an escape (`%20`). The first reading that
+  // finds it is shown, read on, so that no form is left at another depth (a cursor a service
+  // encoded twice, in a URL the SDK encodes once more). A reading ends where a step changes
+  // nothing, or at depth 8.
+  const find = (plain: string, depth: number): string | undefined => {
+    for (const escapes of depth < 8 ? [JSON_ESCAPES, PERCENT] : []) {
+      const next = unescape(plain, escapes);
+      const found = next.replaceAll(secret, replacement);
+      const read =
+        found !== next
+          ? (find(found, depth + 1) ?? found)
+          : next !== plain && find(next, depth + 1);
+      if (read) return read;
+    }
+  };
+  const shown = text.replaceAll(secret, replacement);
+  return find(shown, 0) ?? shown;
 }
 
 /**
