@@ -56,8 +56,11 @@ const JSON_ESCAPES = /\\u(?!00[01])[\da-f]{4}|\\[/"\\]/gi;
 /** `text` with its `escapes` written out. */
 function unescape(text: string, escapes: RegExp): string {
   return text.replace(escapes, (escape) => {
+    // JSON's by hand (one `JSON.parse` per escape made a page of them slow to read).
+    if (escape[0] === '\\')
+      return escape[1] === 'u' ? String.fromCharCode(parseInt(escape.slice(2), 16)) : escape[1]!;
     try {
-      return escape[0] === '%' ? decodeURIComponent(escape) : (JSON.parse(`"${escape}"`) as string);
+      return decodeURIComponent(escape);
     } catch {
       // Not UTF-8: left as it is.
       return escape;
@@ -75,23 +78,29 @@ function unescape(text: string, escapes: RegExp): string {
 export function redactCredential(text: string, secret: string, replacement = REDACTED): string {
   // Each order of the two decodings is read, since either may corrupt a form the other wrote last
   // (a secret's own `\/` in a percent-encoded echo; a JSON-escaped cursor in a URL), looked in
-  // after each step, as a secret may itself read like an escape (`%20`). The first reading that
-  // finds it is shown, read on, so that no form is left at another depth (a cursor a service
-  // encoded twice, in a URL the SDK encodes once more). A reading ends where a step changes
-  // nothing, or at depth 8.
-  const find = (plain: string, depth: number): string | undefined => {
-    for (const escapes of depth < 8 ? [JSON_ESCAPES, PERCENT] : []) {
+  // after each step, as a secret may itself read like an escape (`%20`). The readings are taken
+  // shallowest first; the first that finds the secret is shown and read on alone, so that no
+  // form is left at another depth (a cursor a service encoded twice, in a URL the SDK encodes
+  // once more). A text two orders both lead to is read once, and at most 10 are: a megabyte of
+  // nested escapes takes 0.1 to 0.7 s here, about 3 times what a single order took.
+  let shown = text.replaceAll(secret, replacement);
+  let queue = [shown];
+  const read = new Set(queue);
+  while (queue.length > 0 && read.size <= 10) {
+    const plain = queue.shift()!;
+    for (const escapes of [JSON_ESCAPES, PERCENT]) {
       const next = unescape(plain, escapes);
+      if (read.has(next)) continue;
+      read.add(next);
       const found = next.replaceAll(secret, replacement);
-      const read =
-        found !== next
-          ? (find(found, depth + 1) ?? found)
-          : next !== plain && find(next, depth + 1);
-      if (read) return read;
+      if (found !== next) {
+        queue = [(shown = found)];
+        break;
+      }
+      queue.push(next);
     }
-  };
-  const shown = text.replaceAll(secret, replacement);
-  return find(shown, 0) ?? shown;
+  }
+  return shown;
 }
 
 /**
