@@ -81,23 +81,21 @@ export function redactCredential(text: string, secret: string, replacement = RED
   // after each step, as a secret may itself read like an escape (`%20`). The readings are taken
   // shallowest first; the first that finds the secret is shown and read on alone, so that no
   // form is left at another depth (a cursor a service encoded twice, in a URL the SDK encodes
-  // once more). A text two orders both lead to is read once, and at most 10 are: a megabyte of
+  // once more). A text two orders both lead to is read once, and at most 10 are read: a megabyte of
   // nested escapes takes 0.1 to 0.7 s here, about 3 times what a single order took.
   let shown = text.replaceAll(secret, replacement);
-  let queue = [shown];
-  const read = new Set(queue);
-  while (queue.length > 0 && read.size <= 10) {
-    const plain = queue.shift()!;
+  const read = [shown];
+  for (let i = 0; i < read.length && i < 10; i++) {
     for (const escapes of [JSON_ESCAPES, PERCENT]) {
-      const next = unescape(plain, escapes);
-      if (read.has(next)) continue;
-      read.add(next);
+      const next = unescape(read[i]!, escapes);
       const found = next.replaceAll(secret, replacement);
       if (found !== next) {
-        queue = [(shown = found)];
+        // Read on from here alone: the texts queued hold the secret where this one does not.
+        read.length = i + 1;
+        read.push((shown = found));
         break;
       }
-      queue.push(next);
+      if (!read.includes(next)) read.push(next);
     }
   }
   return shown;
