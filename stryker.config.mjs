@@ -36,6 +36,8 @@ const MODULES = {
     'test/testing/replay*.test.ts',
     'test/cli/traffic*.test.ts',
   ],
+  // `traffic`'s comparisons (the doctor's checkTraffic and diffTraffic) and its command line.
+  'src/doctor/traffic.ts': ['test/doctor/traffic*.test.ts', 'test/cli/traffic*.test.ts'],
   'src/cli/traffic.ts': ['test/cli/traffic*.test.ts'],
 };
 
