@@ -82,6 +82,13 @@ describe('records and envelope: the 2xx answers', () => {
     });
   });
 
+  it('a content comment other than the recorder’s cut leaves the body judged', async () => {
+    const cached = { ...users, body: { data: [{}] }, comment: 'served from the cache' };
+    const checks = await checkTraffic(client, har(cached));
+    expect(byId(checks, 'recording').details.truncated).toBe(0);
+    expect(byId(checks, 'envelope').status).toBe('fail');
+  });
+
   it('a 1xx answer is no successful one', async () => {
     const records = await check('records', users, { ...user, status: 103, body: undefined });
     expect(records.summary).toBe("every record of 1 answer matches the SDK's types");
@@ -216,6 +223,24 @@ describe('headers: request ids and rate-limit windows', () => {
         families: ['x-ratelimit'],
       },
     });
+  });
+
+  it('tells a header merely named like a rate-limit header from one the SDK does not read', async () => {
+    const noWindow = {
+      'x-ratelimit-limit': undefined,
+      'x-ratelimit-remaining': undefined,
+      'x-ratelimit-reset': undefined,
+    };
+    const headers = await check(
+      'headers',
+      { ...users, headers: { ...noWindow, 'legacy-ratelimit': '5' } },
+      { ...user, headers: { ...noWindow, 'x-ratelimits': '5' } },
+      { path: '/v1/teams', body: page([]), headers: { ...noWindow, ratelimit: 'nonsense' } },
+      { path: '/v1/rewards', body: page([]), headers: { ...noWindow, 'ratelimit-policy': 'x' } },
+    );
+    expect(headers.summary).toBe(
+      'no rate-limit headers on users.list, users.get; rate-limit headers in a form the SDK does not read on teams.list, rewards.list',
+    );
   });
 
   it('names every family read, with no fix when nothing is missing', async () => {
@@ -363,6 +388,21 @@ describe('privacy: what the recording’s redaction would remove', () => {
       summary:
         'nothing the recording’s redaction would remove: no credential, secret, name or email',
       details: { findings: [], entriesWithSecrets: 0 },
+    });
+  });
+
+  it('names an item of a list without names by its index', async () => {
+    const recorded = har({ ...users, method: 'POST', path: '/v1/recognitions', status: 201 });
+    recorded.log.entries[0]!.request.postData = {
+      mimeType: 'application/json',
+      text: '{}',
+      _redacted: ['message', 'notes.ada@acme.example'],
+    };
+    expect(
+      (await checkTraffic(client, recorded)).find(({ id }) => id === 'privacy')!.details,
+    ).toEqual({
+      findings: ['entry 0 request.postData._redacted[1]'],
+      entriesWithSecrets: 1,
     });
   });
 
