@@ -34,6 +34,7 @@ const MODULES = {
   'src/testing/har.ts': [
     'test/testing/har*.test.ts',
     'test/testing/replay*.test.ts',
+    'test/doctor/traffic*.test.ts',
     'test/cli/traffic*.test.ts',
   ],
   // `traffic`'s comparisons (the doctor's checkTraffic and diffTraffic) and its command line.
