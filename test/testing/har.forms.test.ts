@@ -95,6 +95,12 @@ describe('readHar: answers’ bodies', () => {
 });
 
 describe('readHar: requests', () => {
+  it('keeps the cookies recorded', () => {
+    const cookies = [{ name: 'session', value: 'REDACTED' }];
+    expect(read({ cookies }, { cookies }).request.cookies).toEqual(cookies);
+    expect(read({ cookies }, { cookies }).response.cookies).toEqual(cookies);
+  });
+
   it('gives absent lists as empty ones, the query from the URL', () => {
     const { request, response } = read();
     expect(request).toMatchObject({

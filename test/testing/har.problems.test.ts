@@ -41,6 +41,7 @@ function thrown(value: unknown, name?: string): HarError {
   } catch (error) {
     expect(error).toBeInstanceOf(HarError);
     expect((error as HarError).kind).toBe('structure');
+    expect((error as HarError).name).toBe('HarError');
     return error as HarError;
   }
   throw new Error('it did not throw');
@@ -103,6 +104,11 @@ describe('readHar: each entry’s fields', () => {
     ['an entry that is null', null, { field: '', message: 'is null, not an object' }],
     ['an entry that is a list', [], { field: '', message: 'is a list, not an object' }],
     ['no request', { response }, { field: 'request', message: 'is missing' }],
+    [
+      'a request that is null',
+      { request: null, response },
+      { field: 'request', message: 'is null, not an object' },
+    ],
     [
       'a request that is a list',
       { request: [], response },

@@ -32,6 +32,29 @@ describe('parseHar: a HAR document', () => {
     expect(read.har.log.entries).toHaveLength(1);
   });
 
+  it('keeps a byte order mark inside the document, in a body', () => {
+    const body = JSON.stringify({
+      log: {
+        entries: [
+          { ...entry('/v1/users'), response: { status: 200, content: { text: '\uFEFF{}' } } },
+        ],
+      },
+    });
+    expect(parseHar(body).har.log.entries[0]!.response.content.text).toBe('\uFEFF{}');
+  });
+
+  it('JSON that is no object is a bad document, not a crash', () => {
+    expect(thrown('null').message).toBe(
+      'calls.har is not a HAR 1.2 document: the document is null, not an object.',
+    );
+    expect(thrown('7').message).toBe(
+      'calls.har is not a HAR 1.2 document: the document is number, not an object.',
+    );
+    const string = thrown('"calls"');
+    expect(string.kind).toBe('string');
+    expect(string.problems).toEqual([]);
+  });
+
   it('names "The text" when no name is given', () => {
     expect(() => parseHar('{"log":{}}')).toThrow(
       'The text is not a HAR 1.2 document: log.entries is missing.',
@@ -45,11 +68,17 @@ describe('parseHar: text that is no HAR', () => {
       const error = thrown(text);
       expect(error.kind).toBe('not-json');
       expect(error.message).toBe('calls.har is empty, not a HAR file.');
+      expect(error.problems).toEqual([]);
     }
   });
 
   it('a document cut inside a string, after a value, or after a key is cut short, its length said', () => {
-    for (const text of [DOCUMENT.slice(0, 30), '{"log":{"entries":[', '{"log"']) {
+    for (const text of [
+      DOCUMENT.slice(0, 30),
+      '{"log":{"entries":[',
+      '{"log"',
+      '{"log":{"version":1',
+    ]) {
       const error = thrown(text);
       expect(error.kind).toBe('truncated');
       expect(error.message).toBe(
@@ -66,7 +95,9 @@ describe('parseHar: text that is no HAR', () => {
     );
     const broken = thrown('{"log": nope}');
     expect(broken.kind).toBe('not-json');
-    expect(broken.message).toMatch(/^calls\.har is not JSON, so not a HAR file: [^(]+\.$/);
+    expect(broken.message).toMatch(
+      /^calls\.har is not JSON, so not a HAR file: [^(]+ is not valid JSON\.$/,
+    );
   });
 });
 
@@ -74,10 +105,10 @@ describe('parseHar: a recorder’s .partial', () => {
   const NOTE =
     "calls.har is a recording's .partial, left by a process that did not finish: its entries are read as they were streamed, without the last pass over the whole session (a name first seen in a later entry may be in clear in an earlier one).";
 
-  it('reads each line an entry, in send order, blank lines left out', () => {
+  it('reads each line an entry, in send order, blank lines (spaces too) left out', () => {
     const text = [entry('/v1/teams', 2), entry('/v1/users', 1)]
       .map((each) => JSON.stringify(each))
-      .join('\n\n');
+      .join('\n \t\n');
     const read = parseHar(`${text}\n`, 'calls.har');
     expect(read.partial).toBe(true);
     expect(read.notes).toEqual([NOTE]);
