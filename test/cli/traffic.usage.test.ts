@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { traffic } from '../../src/cli/traffic.js';
+import { recorderFor, traffic } from '../../src/cli/traffic.js';
 import { type Exchange, har, page, USER } from '../doctor/har.js';
 
 let dir: string;
@@ -58,6 +58,17 @@ describe('traffic: usage', () => {
     );
   });
 
+  it('--help prints the usage and runs nothing', async () => {
+    expect(await traffic.run(['--help'])).toBe(0);
+    expect(stdout).toMatch(
+      /^Usage: employee-recognition traffic check <file\.har> \[--json \| --markdown\]\n/,
+    );
+  });
+
+  it('without --record there is no recorder', async () => {
+    await expect(recorderFor(undefined)).resolves.toBeUndefined();
+  });
+
   it('a file it cannot read is named with the reason', async () => {
     const missing = join(dir, 'missing.har');
     await expect(traffic.run(['check', missing])).rejects.toThrow(
@@ -68,7 +79,9 @@ describe('traffic: usage', () => {
   it('a document that is no HAR is named with its problem; entries at fault counted, one or more', async () => {
     const notHar = file('list.har', '[]');
     await expect(traffic.run(['check', notHar])).rejects.toThrow(
-      `${notHar} is not a HAR 1.2 document: the document is a list, not an object.`,
+      expect.objectContaining({
+        message: `${notHar} is not a HAR 1.2 document: the document is a list, not an object.`,
+      }),
     );
     const one = file('one.har', JSON.stringify({ log: { entries: [{}] } }));
     await expect(traffic.run(['check', one])).rejects.toThrow(
@@ -163,6 +176,40 @@ describe('traffic diff: the report', () => {
       'Notes (the SDK reads these all the same):',
       '  users.list added data[].x\\u001b[31m: string: a field the SDK reads past (it keeps it on the record)',
     ]);
+  });
+
+  it('header drift in its own lines, counted with the fields; other header changes as notes', async () => {
+    const before = file('ids-before.har', [users(USER), user(USER)]);
+    const after = file('ids-after.har', [
+      { ...users(USER), headers: { 'x-request-id': undefined, 'x-trace': 't' } },
+      { ...user({ ...USER, role: 'owner' }), headers: { 'x-request-id': undefined } },
+    ]);
+    expect(await traffic.run(['diff', before, after])).toBe(1);
+    expect(stdout).toBe(
+      [
+        'users.get:',
+        '  enum value     data.role: owner',
+        'header removed   x-request-id (request id) on users.list, users.get',
+        'Notes (the SDK reads these all the same):',
+        '  header added x-trace on 1 operation: a header the SDK does not read',
+        '',
+        `2 differences between ${before} and ${after}.`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('only a removed field is paired with a new one, and only with an added field of its type', async () => {
+    const { email: _email, ...withoutEmail } = USER;
+    const before = file('pairs-before.har', [users({ ...USER, nick: 'a' }), user(USER)]);
+    const after = file('pairs-after.har', [
+      users({ ...withoutEmail, role: 'string', count: 1 }),
+      user({ ...USER, role: 'string', alias: 'b' }),
+    ]);
+    expect(await traffic.run(['diff', before, after])).toBe(1);
+    expect(stdout).toMatch(/^ {2}removed +data\[\]\.email: string$/m);
+    expect(stdout).toMatch(/^ {2}enum value +data\.role: string$/m);
+    expect(stdout).not.toContain('a likely rename');
   });
 
   it('--json prints the diff as it is', async () => {
