@@ -48,8 +48,9 @@ function thrown(value: unknown, name?: string): HarError {
 }
 /** The one problem of a document of `entries`, without its entry index. */
 const problemOf = (...entries: unknown[]): Omit<HarProblem, 'entry'> => {
-  const [{ entry: _entry, ...problem }, ...more] = thrown(document(...entries)).problems;
+  const [first, ...more] = thrown(document(...entries)).problems;
   expect(more).toEqual([]);
+  const { entry: _entry, ...problem } = first!;
   return problem;
 };
 
