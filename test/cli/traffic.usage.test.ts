@@ -7,28 +7,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recorderFor, traffic } from '../../src/cli/traffic.js';
 import { type Exchange, har, page, USER } from '../doctor/har.js';
+import { captureOutput } from './output.js';
 
 let dir: string;
-let stdout: string;
-let stderr: string;
+let output: ReturnType<typeof captureOutput>;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'traffic-usage-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(() => {
-  stdout = '';
-  stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
+  output = captureOutput();
 });
 
 /** A file of `content` (a HAR of exchanges, or text as it is); its path. */
@@ -60,7 +51,7 @@ describe('traffic: usage', () => {
 
   it('--help prints the usage and runs nothing', async () => {
     expect(await traffic.run(['--help'])).toBe(0);
-    expect(stdout).toMatch(
+    expect(output.stdout()).toMatch(
       /^Usage: employee-recognition traffic check <file\.har> \[--json \| --markdown\]\n/,
     );
   });
@@ -102,7 +93,7 @@ describe('traffic: usage', () => {
     const [entry] = har(users(USER)).log.entries;
     const partial = file('calls.har.partial', `${JSON.stringify(entry)}\n{"startedDateTime":`);
     expect(await traffic.run(['check', partial])).toBe(0);
-    expect(stderr).toBe(
+    expect(output.stderr()).toBe(
       `${partial} is a recording's .partial, left by a process that did not finish: its entries are read as they were streamed, without the last pass over the whole session (a name first seen in a later entry may be in clear in an earlier one).\nIts last line is cut short (the process stopped while writing it) and is left out.\n`,
     );
   });
@@ -113,7 +104,7 @@ describe('traffic diff: the report', () => {
     const before = file('before.har', [users(USER), user(USER)]);
     const after = file('after.har', [users({ ...USER, role: 'owner' })]);
     expect(await traffic.run(['diff', before, after])).toBe(1);
-    expect(stdout).toBe(
+    expect(output.stdout()).toBe(
       [
         `Not in ${after}: users.get (recorded in ${before}: the new recording does not cover it)`,
         'users.list:',
@@ -131,10 +122,10 @@ describe('traffic diff: the report', () => {
       { ...users({ ...USER, role: 'owner' }), headers: { 'x-trace': 't' } },
     ]);
     expect(await traffic.run(['diff', before, after])).toBe(1);
-    expect(stdout).toMatch(
+    expect(output.stdout()).toMatch(
       /^ {2}header added x-trace on 1 operation: a header the SDK does not read$/m,
     );
-    expect(stdout).toMatch(
+    expect(output.stdout()).toMatch(
       new RegExp(`^1 difference between ${before.replace(/[.\\/]/g, '\\$&')}`, 'm'),
     );
   });
@@ -153,10 +144,10 @@ describe('traffic diff: the report', () => {
       { ...user(USER), headers: structured },
     ]);
     expect(await traffic.run(['diff', before, after])).toBe(0);
-    expect(stdout).toMatch(
+    expect(output.stdout()).toMatch(
       /^ {2}header added ratelimit on 2 operations: rate-limit headers, which the SDK still reads$/m,
     );
-    expect(stdout).toMatch(
+    expect(output.stdout()).toMatch(
       new RegExp(
         `^No drift between ${before.replace(/[.\\/]/g, '\\$&')} and .*: the SDK reads the answers of both \\(5 notes\\)\\.$`,
         'm',
@@ -169,8 +160,8 @@ describe('traffic diff: the report', () => {
     const before = file('rename-before.har', [users(USER)]);
     const after = file('rename-after.har', [users({ ...withoutEmail, 'x\u001b[31m': 'a' })]);
     expect(await traffic.run(['diff', before, after])).toBe(1);
-    expect(stdout).not.toContain('\u001b');
-    expect(stdout.split('\n').slice(0, 4)).toEqual([
+    expect(output.stdout()).not.toContain('\u001b');
+    expect(output.stdout().split('\n').slice(0, 4)).toEqual([
       'users.list:',
       '  removed        data[].email: string (new beside it: data[].x\\u001b[31m, a likely rename)',
       'Notes (the SDK reads these all the same):',
@@ -185,7 +176,7 @@ describe('traffic diff: the report', () => {
       { ...user({ ...USER, role: 'owner' }), headers: { 'x-request-id': undefined } },
     ]);
     expect(await traffic.run(['diff', before, after])).toBe(1);
-    expect(stdout).toBe(
+    expect(output.stdout()).toBe(
       [
         'users.get:',
         '  enum value     data.role: owner',
@@ -207,15 +198,15 @@ describe('traffic diff: the report', () => {
       user({ ...USER, role: 'string', alias: 'b' }),
     ]);
     expect(await traffic.run(['diff', before, after])).toBe(1);
-    expect(stdout).toMatch(/^ {2}removed +data\[\]\.email: string$/m);
-    expect(stdout).toMatch(/^ {2}enum value +data\.role: string$/m);
-    expect(stdout).not.toContain('a likely rename');
+    expect(output.stdout()).toMatch(/^ {2}removed +data\[\]\.email: string$/m);
+    expect(output.stdout()).toMatch(/^ {2}enum value +data\.role: string$/m);
+    expect(output.stdout()).not.toContain('a likely rename');
   });
 
   it('--json prints the diff as it is', async () => {
     const before = file('json-before.har', [users(USER)]);
     expect(await traffic.run(['diff', before, before, '--json'])).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({
+    expect(JSON.parse(output.stdout())).toEqual({
       same: true,
       differences: [],
       coverage: { missing: [], added: [] },
