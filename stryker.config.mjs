@@ -34,9 +34,13 @@ const MODULES = {
   'src/testing/har.ts': [
     'test/testing/har*.test.ts',
     'test/testing/replay*.test.ts',
+    'test/doctor/traffic*.test.ts',
     'test/cli/traffic*.test.ts',
   ],
-  'src/cli/traffic.ts': ['test/cli/traffic*.test.ts'],
+  // `traffic`'s comparisons (the doctor's checkTraffic and diffTraffic) and its command line.
+  'src/doctor/traffic.ts': ['test/doctor/traffic*.test.ts', 'test/cli/traffic*.test.ts'],
+  // usage.test.ts checks every command's name, flags and whether it connects.
+  'src/cli/traffic.ts': ['test/cli/traffic*.test.ts', 'test/cli/usage.test.ts'],
 };
 
 /** Every listed test file: the run takes, of these, the ones whose imports reach the mutated module. */
