@@ -156,7 +156,10 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     // Most values are ids, timestamps and numbers: nothing else to find in them.
     if (PLAIN.test(out)) return out;
     // A URL in text (a Link header, a message) in every part, its percent-encoded path included.
-    if (out.includes('://')) out = out.replace(URL_IN_TEXT, scrubUrl);
+    // One that does not parse stays for the steps below: as a URL, it would come back here.
+    if (out.includes('://')) {
+      out = out.replace(URL_IN_TEXT, (url) => (URL.canParse(url) ? scrubUrl(url) : url));
+    }
     if (MAYBE_SECRET.test(out)) {
       out = redactShapes(out, REDACTED).replace(FILE_SHAPES, REDACTED);
       if (out.includes('=')) {
