@@ -19,14 +19,14 @@ function answerAfter(url: string, text: string, mimeType = 'application/json'): 
 describe('the bodies of a recording', () => {
   it('redacts the secret-named fields of a JSON body cut at the cap, escapes and spacing included', () => {
     const cut =
-      '{"x":[{"api_key":"ab\\"c\\\\d","Client_Password" : "p1","other":"keep","token":"tt';
+      '{"x":[{"api_key":"ab\\"c\\\\d","Client_Password" : "p1","passwd":"p2","x_token_v":"t1","other":"keep","token":"tt';
     expect(answerAfter('https://api.example/v1/other', cut)).toBe(
-      '{"x":[{"api_key":"REDACTED","Client_Password" : "REDACTED","other":"keep","token":"tt',
+      '{"x":[{"api_key":"REDACTED","Client_Password" : "REDACTED","passwd":"REDACTED","x_token_v":"REDACTED","other":"keep","token":"tt',
     );
   });
 
   it('learns the names in a cut body only of an operation whose records hold names', () => {
-    const cut = (name: string) => `{"data":[{"id":"1","name":"${name}"},{"id":"2","name":"Xy`;
+    const cut = (name: string) => `{"data":[{"id":"1","name" : "${name}"},{"id":"2","name":"Xy`;
     expect(answerAfter('https://api.example/v1/users', cut('Rosa \\"Ro\\" Haddad'))).toBe(
       cut('Person1 \\"Person2\\" Person3'),
     );
@@ -65,6 +65,8 @@ describe('the bodies of a recording', () => {
     const jwt = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.';
     const text = [
       `Authorization: basic dXNlcjpwYXNzd29yZA==`,
+      'Proxy-Authorization: Basic   cHJveHk6c2VjcmV0',
+      'token=first-secret&key=kv-secret-2',
       `id_token ${jwt} and x${jwt}`,
       'callback?state=ok&refresh_token=rt-secret-1;next=1',
       'again rt-secret-1',
@@ -72,6 +74,8 @@ describe('the bodies of a recording', () => {
     expect(answerAfter('https://api.example/v1/other', text, 'text/plain')).toBe(
       [
         'Authorization: basic REDACTED',
+        'Proxy-Authorization: Basic   REDACTED',
+        'token=REDACTED&key=REDACTED',
         `id_token REDACTED and x${jwt}`,
         'callback?state=ok&refresh_token=REDACTED;next=1',
         'again REDACTED',
@@ -122,5 +126,118 @@ describe('the bodies of a recording', () => {
       entryOf({ url: 'https://api.example/v1/other', responseBody: body }),
     )!;
     expect(JSON.parse(out.response.content.text!)).toEqual({ ...body, note: 'Person1 Person2' });
+  });
+
+  it('names each field of a JSON request it changed by its path, and only those', () => {
+    const redactor = createRedactor();
+    redactor.redact(
+      entryOf({ responseBody: { data: [{ id: UUID, name: 'Jane Roe', email: 'j@r.example' }] } }),
+    );
+    const body = {
+      list: [{ token: 'tok-123456789' }, 'Jane'],
+      obj: { password: 'pw-123456789', note: 'by Roe' },
+      token: 'REDACTED',
+      unset: null,
+      credentials: { id: 'c1', kind: 'k1' },
+      plain: 'nothing',
+    };
+    const entry = redactor.redact(
+      entryOf({
+        method: 'POST',
+        url: 'https://api.example/v1/other',
+        requestBody: JSON.stringify(body),
+      }),
+    )!;
+    expect(JSON.parse(entry.request.postData!.text!)).toEqual({
+      ...body,
+      list: [{ token: 'REDACTED' }, 'Person1'],
+      obj: { password: 'REDACTED', note: 'by Person2' },
+    });
+    expect(entry.request.postData!._redacted).toEqual([
+      'list[0].token',
+      'obj.password',
+      'list[1]',
+      'obj.note',
+    ]);
+  });
+
+  it('redacts a JSON request field by field: a short secret and an email field that holds no address', () => {
+    const entry = createRedactor().redact(
+      entryOf({
+        method: 'POST',
+        requestBody: JSON.stringify({ password: 'short', email: 'not an address' }),
+      }),
+    )!;
+    expect(JSON.parse(entry.request.postData!.text!)).toEqual({
+      password: 'REDACTED',
+      email: 'person1@redacted.invalid',
+    });
+  });
+
+  it('leaves a request with nothing to redact as sent, without marks', () => {
+    const text = '{ "plain": "nothing" }';
+    const entry = createRedactor().redact(entryOf({ method: 'POST', requestBody: text }))!;
+    expect(entry.request.postData).toStrictEqual({
+      mimeType: 'application/json',
+      text: JSON.stringify(JSON.parse(text)),
+    });
+    // A form is written again as the redaction reads it (a replay matches its fields); the last
+    // pass keeps the text of one it finds nothing in as it is.
+    const form = createRedactor().scrub(
+      entryOf({
+        method: 'POST',
+        requestMime: 'application/x-www-form-urlencoded',
+        requestBody: 'a=%7E&b=c%20d',
+      }),
+    );
+    expect(form.request.postData!.text).toBe('a=%7E&b=c%20d');
+    expect(form.request.postData!._redacted).toBeUndefined();
+  });
+
+  it('scrubs a text request as text', () => {
+    const entry = createRedactor().redact(
+      entryOf({
+        method: 'POST',
+        requestMime: 'text/plain',
+        requestBody: 'key rk_live_abcdefghijklmnopqrstuvwx',
+      }),
+    )!;
+    expect(entry.request.postData!.text).toBe('key REDACTED');
+  });
+
+  it('scrubs a form’s field names and values with what it learned, naming the fields whose value changed', () => {
+    const redactor = createRedactor();
+    redactor.redact(
+      entryOf({ responseBody: { data: [{ id: UUID, name: 'Jane Roe', email: 'j@r.example' }] } }),
+    );
+    const form = (requestBody: string) =>
+      redactor.redact(
+        entryOf({ method: 'POST', requestMime: 'application/x-www-form-urlencoded', requestBody }),
+      )!.request.postData!;
+    const names = form('Jane=1&x=2');
+    expect(names.text).toBe('Person1=1&x=2');
+    expect(names._redacted).toBeUndefined();
+    const values = form('to=Roe&x=2');
+    expect(values.text).toBe('to=Person2&x=2');
+    expect(values._redacted).toEqual(['to']);
+  });
+
+  it('redacts a form given as params without text, as other tools write it', () => {
+    const entry = entryOf({ method: 'POST' });
+    entry.request.postData = {
+      mimeType: 'application/x-www-form-urlencoded',
+      params: [
+        { name: 'client_secret', value: 'cs-0123456789' },
+        { name: 'scope', value: 'read' },
+      ],
+    };
+    const out = createRedactor().redact(entry)!;
+    expect(out.request.postData).toStrictEqual({
+      mimeType: 'application/x-www-form-urlencoded',
+      params: [
+        { name: 'client_secret', value: 'REDACTED' },
+        { name: 'scope', value: 'read' },
+      ],
+    });
   });
 });

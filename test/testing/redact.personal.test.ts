@@ -24,6 +24,9 @@ describe('personal data in a recording', () => {
       mailbox: 'inbox',
       emails: 'two',
       count_email: 3,
+      'work-email': 'w1',
+      private_email: null,
+      other_email: { primary: 'p1' },
     });
     expect(body).toEqual({
       email: 'person1@redacted.invalid',
@@ -41,6 +44,9 @@ describe('personal data in a recording', () => {
       mailbox: 'inbox',
       emails: 'two',
       count_email: 3,
+      'work-email': 'w1',
+      private_email: null,
+      other_email: { primary: 'p1' },
     });
   });
 
@@ -81,6 +87,9 @@ describe('personal data in a recording', () => {
                 nickname: 'Zed',
                 team_name: 'Platform',
                 names: 'Plural',
+                manager: { name: 'Olu' },
+                username: 42,
+                full_name: { text: 'Kept' },
               },
             },
           ],
@@ -97,6 +106,9 @@ describe('personal data in a recording', () => {
         nickname: 'Person6',
         team_name: 'Platform',
         names: 'Plural',
+        manager: { name: 'Person7' },
+        username: 42,
+        full_name: { text: 'Kept' },
       },
     });
     // An answer to an operation without personal records teaches nothing.
@@ -117,19 +129,21 @@ describe('personal data in a recording', () => {
     const redactor = createRedactor();
     redactor.redact(
       entryOf({
-        responseBody: { data: [{ id: UUID, name: 'Lee-Ann  Abed, (Jr)', email: 'l@a.example' }] },
+        responseBody: {
+          data: [{ id: UUID, name: 'Lee-Ann  Abed, ((Jr)) X 7d3b0c5', email: 'l@a.example' }],
+        },
       }),
     );
     const out = redactor.redact(
       entryOf({
         url: 'https://api.example/v1/other',
         responseBody: {
-          note: `LEE-ANN abed jr, Leeann Abeds ${UUID} x-abed-y`,
+          note: `LEE-ANN abed jr, Leeann Abeds ${UUID} x-abed-y X (jr) 7d3b0c5`,
         },
       }),
     )!;
     expect(JSON.parse(out.response.content.text!).note).toBe(
-      `Person1 Person4 Person5, Leeann Abeds ${UUID} x-Person4-y`,
+      `Person1 Person4 Person5, Leeann Abeds ${UUID} x-Person4-y X (Person5) Person6`,
     );
   });
 
@@ -146,5 +160,25 @@ describe('personal data in a recording', () => {
       data: [{ id: UUID, name: 'Ines Alvarez', email: 'ines@acme.example' }],
       note: 'a@b.example',
     });
+  });
+
+  it('replaces a learned address that its pattern does not read, everywhere and in any case', () => {
+    const body = answerAfter('https://api.example/v1/other', {
+      email: 'Zoë@acme.example',
+      note: 'ZOË@ACME.EXAMPLE and zoë@acme.example',
+    });
+    expect(body).toEqual({
+      email: 'person1@redacted.invalid',
+      note: 'person1@redacted.invalid and person1@redacted.invalid',
+    });
+  });
+
+  it('takes records whose personal fields are empty, and an answer that is null', () => {
+    expect(
+      answerAfter('https://api.example/v1/users', {
+        data: [{ id: UUID, name: null, email: null }],
+      }),
+    ).toEqual({ data: [{ id: UUID, name: null, email: null }] });
+    expect(answerAfter('https://api.example/v1/users', 'null')).toBeNull();
   });
 });

@@ -14,6 +14,12 @@ describe('the renumbering of pseudonyms', () => {
     ).toBe('person2@redacted.invalid, Person2 and Person1; person1@redacted.invalid');
   });
 
+  it('reads a pseudonym’s number whole, however many digits it has', () => {
+    expect(createRenumbering()('Person12 Person1 person12@redacted.invalid')).toBe(
+      'Person1 Person2 person1@redacted.invalid',
+    );
+  });
+
   it('renumbers an email percent-encoded in a query', () => {
     const renumber = createRenumbering();
     expect(renumber('?cc=person5%40redacted.invalid&to=person5@redacted.invalid')).toBe(

@@ -98,4 +98,29 @@ describe('the URLs of a recording', () => {
       'bad https://Person1:port?token=REDACTED and http://localhost:99999/Person2',
     );
   });
+
+  it('rewrite a query whose only change is a parameter’s name', () => {
+    const entry = knowingJane().redact(entryOf({ url: 'https://api.example/v1/x?Jane=1' }))!;
+    expect(entry.request.url).toBe('https://api.example/v1/x?Person1=1');
+  });
+
+  it('keep a path segment whose escapes do not decode', () => {
+    const entry = createRedactor().redact(entryOf({ url: 'https://api.example/v1/a%zz/b' }))!;
+    expect(entry.request.url).toBe('https://api.example/v1/a%zz/b');
+  });
+
+  it('that are relative, as a redirectURL may be, are scrubbed as text', () => {
+    const entry = entryOf();
+    entry.response.redirectURL = '/v1/cb?token=t-0123456789&state=s1';
+    expect(createRedactor().redact(entry)!.response.redirectURL).toBe(
+      '/v1/cb?token=REDACTED&state=s1',
+    );
+  });
+
+  it('over plain http are read as URLs too', () => {
+    const entry = createRedactor().redact(
+      entryOf({ responseBody: { message: 'at http://u:pw-1234567890@files.example/x' } }),
+    )!;
+    expect(JSON.parse(entry.response.content.text!).message).toBe('at http://files.example/x');
+  });
 });
