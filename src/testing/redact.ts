@@ -156,10 +156,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     // Most values are ids, timestamps and numbers: nothing else to find in them.
     if (PLAIN.test(out)) return out;
     // A URL in text (a Link header, a message) in every part, its percent-encoded path included.
-    // One that does not parse stays for the steps below: as a URL, it would come back here.
-    if (out.includes('://')) {
-      out = out.replace(URL_IN_TEXT, (url) => (URL.canParse(url) ? scrubUrl(url) : url));
-    }
+    if (out.includes('://')) out = out.replace(URL_IN_TEXT, scrubUrl);
     if (MAYBE_SECRET.test(out)) {
       out = redactShapes(out, REDACTED).replace(FILE_SHAPES, REDACTED);
       if (out.includes('=')) {
@@ -204,7 +201,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     try {
       url = new URL(text);
     } catch {
-      return scrubText(text);
+      // Left to the steps of scrubText that follow, its caller's: read as text, it would come
+      // back here.
+      return text;
     }
     if (url.password) learnSecret(decodeComponent(url.password));
     url.username = '';
@@ -352,7 +351,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     const { request, response } = entry;
     request.url = scrubUrl(request.url);
     request.queryString = scrubPairs(request.queryString);
-    response.redirectURL &&= scrubUrl(response.redirectURL);
+    // As text, as the Location beside it: a relative one is no URL.
+    response.redirectURL &&= scrubText(response.redirectURL);
     for (const header of [...request.headers, ...response.headers]) {
       header.name = scrubText(header.name);
       header.value = scrubText(header.value);

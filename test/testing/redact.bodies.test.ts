@@ -118,10 +118,20 @@ describe('the bodies of a recording', () => {
     const redactor = createRedactor();
     redactor.redact(
       entryOf({
-        responseBody: { data: [{ id: UUID, name: 'Ada 47 00Z 7d3b0c52', email: 'a@b.example' }] },
+        responseBody: {
+          data: [{ id: UUID, name: 'Ada 47 00Z 00 0100 7d3b0c52', email: 'a@b.example' }],
+        },
       }),
     );
-    const body = { id: UUID, at: '2026-11-28T12:00:00Z', n: '-47', z: '+47.00', note: 'Ada 47' };
+    const body = {
+      id: UUID,
+      at: '2026-11-28T12:00:00Z',
+      offset: '2026-11-28T12:00:00.5+01:00',
+      compact: '2026-11-28T12:00:00-0100',
+      n: '-47',
+      z: '+47.00',
+      note: 'Ada 47',
+    };
     const out = redactor.redact(
       entryOf({ url: 'https://api.example/v1/other', responseBody: body }),
     )!;
@@ -138,6 +148,7 @@ describe('the bodies of a recording', () => {
       obj: { password: 'pw-123456789', note: 'by Roe' },
       token: 'REDACTED',
       unset: null,
+      session: null,
       credentials: { id: 'c1', kind: 'k1' },
       plain: 'nothing',
     };
@@ -212,7 +223,11 @@ describe('the bodies of a recording', () => {
     );
     const form = (requestBody: string) =>
       redactor.redact(
-        entryOf({ method: 'POST', requestMime: 'application/x-www-form-urlencoded', requestBody }),
+        entryOf({
+          method: 'POST',
+          requestMime: 'application/x-www-form-urlencoded; charset=UTF-8',
+          requestBody,
+        }),
       )!.request.postData!;
     const names = form('Jane=1&x=2');
     expect(names.text).toBe('Person1=1&x=2');

@@ -181,4 +181,16 @@ describe('personal data in a recording', () => {
     ).toEqual({ data: [{ id: UUID, name: null, email: null }] });
     expect(answerAfter('https://api.example/v1/users', 'null')).toBeNull();
   });
+
+  it('replaces the longest name it knows first, one learned later included', () => {
+    const redactor = createRedactor();
+    const learn = (name: string) =>
+      redactor.redact(entryOf({ responseBody: { data: [{ id: UUID, name, email: null }] } }));
+    learn('Ann Li');
+    learn('Ann-Marie Li');
+    const out = redactor.redact(
+      entryOf({ url: 'https://api.example/v1/other', responseBody: { note: 'Ann-Marie and Ann' } }),
+    )!;
+    expect(JSON.parse(out.response.content.text!).note).toBe('Person3 and Person1');
+  });
 });
