@@ -43,8 +43,34 @@ const MODULES = {
   'src/cli/traffic.ts': ['test/cli/traffic*.test.ts', 'test/cli/usage.test.ts'],
 };
 
-/** Every listed test file: the run takes, of these, the ones whose imports reach the mutated module. */
-export const MUTATION_TEST_FILES = [...new Set(Object.values(MODULES).flat())];
+/**
+ * The modules a run mutates: those `--mutate` names (without a line range), else all. Stryker's
+ * workers load vitest.mutation.config.mjs, and so this file, without its command line: the
+ * first load, in the main process, passes the answer to them in the environment.
+ */
+function mutatedModules() {
+  const flag = process.argv.findIndex((arg) => arg === '--mutate' || arg === '-m');
+  const inline = process.argv.find((arg) => arg.startsWith('--mutate='));
+  const asked = flag >= 0 ? process.argv[flag + 1] : inline?.slice('--mutate='.length);
+  if (asked !== undefined) process.env.MUTATION_MODULES ??= asked;
+  const named = (process.env.MUTATION_MODULES ?? '')
+    .split(',')
+    .map((spec) => spec.replace(/:\d+(?::\d+)?-\d+(?::\d+)?$/, ''));
+  // A file or pattern not listed here runs with every listed test file.
+  return named.every((module) => module in MODULES) ? named : Object.keys(MODULES);
+}
+
+/**
+ * The test files of the mutated modules: the run takes, of these, the ones whose imports reach
+ * the mutated module. Not every module's: a file another module lists may reach this one too, and
+ * one that does its work in a `beforeAll` (the replay tests record a session there) covers the
+ * module outside any test, which makes each mutant it reaches "static", run with every test file
+ * in a fresh module: `src/testing/redact.ts` would take over 2 hours so (Stryker's estimate),
+ * 45 minutes with its own.
+ */
+export const MUTATION_TEST_FILES = [
+  ...new Set(mutatedModules().flatMap((module) => MODULES[module])),
+];
 
 export default {
   testRunner: 'vitest',

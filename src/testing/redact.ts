@@ -52,9 +52,9 @@ const SECRET_NAME =
 const NOT_SECRET = /(?:_type|endpoint|_uri|_url|_supported)$/i;
 // What a file needs beside the SDK's shapes (src/internal/redact.ts): Basic credentials and
 // JSON Web Tokens quoted anywhere, and the value of any secret-named query parameter, in any URL
-// (a Location, a redirectURL, a link in a body) or form-like text.
+// (a Location, a redirectURL, a link in a body) or form-like text, on any of its lines.
 const FILE_SHAPES = /(?<=\bBasic\s+)[A-Za-z0-9._~+/=-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]*/gi;
-const PARAMETER = /(?<=(?:^|[?&;#])([^=&?#;\s"'<>]+)=)[^&#;\s"'<>]*/g;
+const PARAMETER = /(?<=(?:^|[?&;#])([^=&?#;\s"'<>]+)=)[^&#;\s"'<>]*/gm;
 // A secret-named field in JSON text that could not be parsed (a body cut at the size cap).
 const SECRET_JSON_PAIR =
   /("[^"\\]*(?:key|token|secret|signature|passw(?:or)?d|credential|session)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
@@ -201,7 +201,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     try {
       url = new URL(text);
     } catch {
-      return scrubText(text);
+      // Left to the steps of scrubText that follow, its caller's: read as text, it would come
+      // back here.
+      return text;
     }
     if (url.password) learnSecret(decodeComponent(url.password));
     url.username = '';
@@ -349,7 +351,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     const { request, response } = entry;
     request.url = scrubUrl(request.url);
     request.queryString = scrubPairs(request.queryString);
-    response.redirectURL &&= scrubUrl(response.redirectURL);
+    // As text, as the Location beside it: a relative one is no URL.
+    response.redirectURL &&= scrubText(response.redirectURL);
     for (const header of [...request.headers, ...response.headers]) {
       header.name = scrubText(header.name);
       header.value = scrubText(header.value);
