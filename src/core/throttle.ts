@@ -327,11 +327,16 @@ export class Throttle implements Pacer {
     if (info) {
       const resetAt = info.reset.getTime();
       const known = this.#remaining;
+      const now = Date.now();
       // A reset read from a delta moves with the rounding and the latency: within that, the same
       // window unless its count rose beyond what this client's answers overtaking each other
-      // explain (the window refilled).
+      // explain, near the known reset (the window refilled: a count that rose long before it is
+      // an answer overtaken by others' requests as well).
       const near = known !== undefined && Math.abs(resetAt - this.#resetAt) <= SAME_WINDOW_MS;
-      const refilled = near && info.remaining > known + this.#inFlight + 1;
+      const refilled =
+        near &&
+        info.remaining > known + this.#inFlight + 1 &&
+        now + SAME_WINDOW_MS >= this.#resetAt;
       if (known === undefined || (near ? refilled : resetAt > this.#resetAt)) {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it spent before this answer is history.
@@ -347,7 +352,7 @@ export class Throttle implements Pacer {
         // Others spent the window before while this client was active: they may have spent this
         // one before its answer too, so it starts slow again.
         if (live) this.#window = 1;
-        this.#markAt = Date.now();
+        this.#markAt = now;
         this.#markSeen = 0;
         this.#measured = false;
         this.#nextAt = 0;
@@ -360,10 +365,15 @@ export class Throttle implements Pacer {
         // Answers overtake each other: the lowest count is the latest; the latest reset is safe.
         this.#remaining = Math.min(known, info.remaining);
         this.#resetAt = Math.max(this.#resetAt, resetAt);
+      } else if (info.remaining <= 0 && resetAt > now + SAME_WINDOW_MS) {
+        // An earlier reset still ahead is no window that ended: a sliding window or a token
+        // bucket, once spent, names when it allows the next request, before it is whole again.
+        this.#remaining = 0;
+        this.#resetAt = resetAt;
       }
       if (this.#resetAt - resetAt <= SAME_WINDOW_MS) {
         this.#counted++;
-        this.#measure(Date.now());
+        this.#measure(now);
       }
     }
     this.#window++;

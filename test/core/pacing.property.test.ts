@@ -65,6 +65,24 @@ const scenario = fc.record({
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
+/** A scenario to vary in the cases a longer run found. */
+const base: Scenario = {
+  limiter: 'fixed-first',
+  family: 'x-ratelimit',
+  limit: 10,
+  windowMs: 10_000,
+  history: 0,
+  startOffsetMs: 0,
+  latencyMs: 0,
+  jitterMs: 0,
+  clients: 1,
+  calls: 10,
+  concurrency: 1,
+  shared: false,
+  foreign: { share: 0.05, burst: 1 },
+  seed: 1,
+};
+
 interface Outcome {
   /** Calls sent while their client's last answers said the window was spent. */
   sentIntoSpent: number;
@@ -198,7 +216,29 @@ describe('pacing against simulated services', () => {
         expect(outcome.badWaits).toEqual([]);
         expect(outcome.untold).toBe(0);
       }),
-      { seed: FUZZ_SEED, numRuns: fuzzRuns(60) },
+      {
+        seed: FUZZ_SEED,
+        numRuns: fuzzRuns(60),
+        examples: [
+          // A sliding window, once spent, names when its oldest request leaves: a reset earlier
+          // than the one its answers gave before, which is no older window.
+          [{ ...base, limiter: 'sliding', limit: 5, windowMs: 10_000, calls: 13 }],
+          // An answer overtaken by other clients' requests: its count is higher than the known
+          // one long before the reset, which is no refill.
+          [
+            {
+              ...base,
+              limit: 10,
+              windowMs: 5000,
+              jitterMs: 11,
+              clients: 4,
+              calls: 7,
+              concurrency: 2,
+              seed: 16,
+            },
+          ],
+        ],
+      },
     );
   });
 
@@ -229,14 +269,22 @@ describe('pacing against simulated services', () => {
         // In memory: a store grants what the window has left to the clients that share it, and
         // knows nothing of a consumer outside it.
         // A consumer the client can measure: windows longer than the second it takes to measure
-        // the others' rate, and at least one request of theirs in each such second (a slower
-        // one looks stopped to it; docs/architecture.md, "Pacing").
-        const foreign = generated.foreign ?? { share: 0.3, burst: 1 };
-        const share = Math.max(foreign.share, 2 / generated.limit);
+        // the others' rate, and at least one request of theirs in each such second, bursts
+        // included (a slower one looks stopped to it; docs/architecture.md, "Pacing"). A consumer
+        // whose bursts are further apart is outside this promise: its requests before the
+        // client's first answer read as history, and its silence for a span as having stopped.
+        const generatedForeign = generated.foreign ?? { share: 0.3, burst: 1 };
+        const share = Math.max(generatedForeign.share, 2 / generated.limit);
         const perWindow = Math.floor(share * generated.limit);
+        // At least two bursts a window, so that a window of 2 s holds one each second.
+        const foreign = {
+          share,
+          burst: Math.min(generatedForeign.burst, Math.floor(perWindow / 2)),
+        };
+        const bursts = Math.floor(perWindow / foreign.burst);
         const s = {
           ...generated,
-          windowMs: Math.max(2000, Math.min(generated.windowMs, perWindow * 1000)),
+          windowMs: Math.max(2000, Math.min(generated.windowMs, bursts * 1000)),
           clients: 1,
           shared: false,
           limiter:
@@ -244,7 +292,7 @@ describe('pacing against simulated services', () => {
               ? ('fixed-clock' as const)
               : ('fixed-first' as const),
           history: 0,
-          foreign: { ...foreign, share },
+          foreign,
         };
         const outcome = await run(s);
         for (const count of outcome.foreign429ByWindow.values())
