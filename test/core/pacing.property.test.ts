@@ -237,6 +237,23 @@ describe('pacing against simulated services', () => {
               seed: 16,
             },
           ],
+          // A sliding window's reset that moves earlier, then later, then earlier again, as
+          // answers overtake each other: the calls queued meanwhile are told of their wait.
+          [
+            {
+              ...base,
+              limiter: 'sliding',
+              family: 'ratelimit-structured',
+              limit: 21,
+              startOffsetMs: 128,
+              latencyMs: 30,
+              jitterMs: 26,
+              clients: 3,
+              calls: 26,
+              concurrency: 3,
+              seed: 730_670,
+            },
+          ],
         ],
       },
     );
