@@ -40,7 +40,7 @@ const RATE_SPAN_MS = 1000;
  * read resets this far apart (the rounding, and the answers' latency), and a window cannot reset
  * twice within it.
  */
-const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
+export const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
 /**
  * Before a rate span has shown whether others spend a window, a client sends at once at most half
  * of what its first answer there said was left, or this many (at most a quarter of the limit) when
@@ -337,14 +337,15 @@ export class Throttle implements Pacer {
       const known = this.#remaining;
       const now = Date.now();
       // A reset read from a delta moves with the rounding and the latency: within that, the same
-      // window unless its count rose beyond what this client's answers overtaking each other
-      // explain, near the known reset (the window refilled: a count that rose long before it is
-      // an answer overtaken by others' requests as well).
+      // window unless it reads later, near the known reset, with a count risen beyond what this
+      // client's answers overtaking each other explain (the window refilled). A count that rose
+      // long before the reset, or on the same reset, is an answer others' requests overtook too.
       const near = known !== undefined && Math.abs(resetAt - this.#resetAt) <= SAME_WINDOW_MS;
       const refilled =
         near &&
-        info.remaining > known + this.#inFlight + 1 &&
-        now + SAME_WINDOW_MS >= this.#resetAt;
+        resetAt > this.#resetAt &&
+        now + SAME_WINDOW_MS >= this.#resetAt &&
+        info.remaining > known + this.#inFlight + 1;
       if (known === undefined || (near ? refilled : resetAt > this.#resetAt)) {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it spent before this answer is history.
