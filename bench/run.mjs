@@ -46,8 +46,22 @@ const PER_CALL_TARGETS = {
 const QUEUED_BYTES_TARGET = 2_500;
 
 const ROUNDS = QUICK
-  ? { perCall: [5, 100], overhead: [3, 500], paging: 2, webhooks: [3, 100], coldStart: 5 }
-  : { perCall: [25, 400], overhead: [15, 2000], paging: 7, webhooks: [9, 250], coldStart: 15 };
+  ? {
+      perCall: [5, 100],
+      overhead: [3, 500],
+      paging: 2,
+      webhooks: [3, 100],
+      coldStart: 5,
+      redaction: [3, 100_000],
+    }
+  : {
+      perCall: [25, 400],
+      overhead: [15, 2000],
+      paging: 7,
+      webhooks: [9, 250],
+      coldStart: 15,
+      redaction: [9, 1_000_000],
+    };
 
 const started = Date.now();
 const log = (message) =>
@@ -133,7 +147,7 @@ async function measure() {
   try {
     results.perCall = [];
     for (const [index, runtime] of runtimes.entries()) {
-      log(`1/7 per-call cost, ${runtime.name}, against openai-node and the baseline`);
+      log(`1/8 per-call cost, ${runtime.name}, against openai-node and the baseline`);
       const mode = index === 0 ? 'full' : 'paired';
       results.perCall.push({
         runtime: runtime.name,
@@ -144,11 +158,11 @@ async function measure() {
         })),
       });
     }
-    log('1/7 client-side cost per call, no network');
+    log('1/8 client-side cost per call, no network');
     results.overhead = await runChild('overhead.mjs', ROUNDS.overhead, compareBaseline);
-    log('2/7 paging: timing');
+    log('2/8 paging: timing');
     results.paging = await runChild('paging.mjs', [server.url, 'timing', ROUNDS.paging]);
-    log('2/7 paging: heap at 10,000 and 100,000 records');
+    log('2/8 paging: heap at 10,000 and 100,000 records');
     results.memory = [];
     for (const records of [10_000, 100_000]) {
       results.memory.push(
@@ -157,7 +171,7 @@ async function measure() {
         }),
       );
     }
-    log(`7/7 heap of ${QUEUED_CALLS.toLocaleString('en')} calls queued behind the rate limit`);
+    log(`7/8 heap of ${QUEUED_CALLS.toLocaleString('en')} calls queued behind the rate limit`);
     const queued = (env) =>
       runChild('queued.mjs', [server.url, QUEUED_CALLS], { nodeFlags: ['--expose-gc'], env });
     results.queued = await queued({});
@@ -165,19 +179,21 @@ async function measure() {
   } finally {
     await server.stop();
   }
-  log('3/7 webhook verification');
+  log('3/8 webhook verification');
   results.webhooks = [];
   for (const mode of ['node', 'web-crypto']) {
     results.webhooks.push(await runChild('webhooks.mjs', [mode, ...ROUNDS.webhooks]));
   }
-  log('4/7 bundle size');
+  log('4/8 bundle size');
   results.size = await runChild('size.mjs', []);
-  log('5/7 cold start');
+  log('5/8 cold start');
   results.coldStart = await runChild('cold-start.mjs', [ROUNDS.coldStart], compareBaseline);
-  log('6/7 bulk jobs at the rate limit (simulated time)');
+  log('6/8 bulk jobs at the rate limit (simulated time)');
   results.bulk = await runChild('bulk.mjs', []);
-  log('6/7 pacing a key with history and live use (real time, loopback; the CLI)');
+  log('6/8 pacing a key with history and live use (real time, loopback; the CLI)');
   results.pacing = await runChild('pacing.mjs', ['--scenarios']);
+  log('8/8 redaction of a hostile answer, against the baseline');
+  results.redaction = await runChild('redaction.mjs', ROUNDS.redaction, compareBaseline);
 
   const machine = {
     cpu: os.cpus()[0]?.model ?? 'unknown',
@@ -758,6 +774,27 @@ function render(r, m) {
       ]),
     ),
   );
+  if (r.redaction) {
+    const red = r.redaction;
+    out.push('');
+    out.push('### 8. Redacting a hostile answer');
+    out.push('');
+    out.push(
+      `One call meets a 503 whose error message is a page of ${(red.bytes / 1e6).toLocaleString('en')} MB, and the client logs at debug, so the call's own credential is looked for in the error and in the debug line in every form it may be written back (bench/redaction.mjs says how). Each page is the worst of its kind for the redaction, which reads each order of percent- and JSON-decoding (at most ten texts); "no escapes" is an ordinary answer's cost. Median of ${red.rounds} rounds, \`fetch\` answering at once; the baseline build (${r.baseline.commit}) beside it, round by round.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Page', 'This build, ms per call', 'Baseline, ms per call', '× baseline'],
+        Object.entries(red.pages).map(([name, page]) => [
+          name,
+          spread(page.ms, (v) => v.toFixed(0)),
+          page.baselineMs ? spread(page.baselineMs, (v) => v.toFixed(0)) : '—',
+          page.ratio ? spread(page.ratio, x) : '—',
+        ]),
+      ),
+    );
+  }
   return { section: out.join('\n'), chart };
 }
 

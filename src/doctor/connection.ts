@@ -8,6 +8,7 @@ import type * as NodeDns from 'node:dns';
 import type * as NodeNet from 'node:net';
 import type * as NodeTls from 'node:tls';
 import { isLoopbackHost } from '../internal/loopback.js';
+import { later } from '../internal/timers.js';
 import type { DoctorCheck } from './report.js';
 
 /**
@@ -317,7 +318,7 @@ async function bounded<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+    timer = later(
       () => reject(Object.assign(new Error(`${what} timed out`), { code: 'ETIMEDOUT' })),
       SOCKET_TIMEOUT_MS,
     );

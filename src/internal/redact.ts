@@ -56,8 +56,11 @@ const JSON_ESCAPES = /\\u(?!00[01])[\da-f]{4}|\\[/"\\]/gi;
 /** `text` with its `escapes` written out. */
 function unescape(text: string, escapes: RegExp): string {
   return text.replace(escapes, (escape) => {
+    // JSON's by hand (one `JSON.parse` per escape made a page of them slow to read).
+    if (escape[0] === '\\')
+      return escape[1] === 'u' ? String.fromCharCode(parseInt(escape.slice(2), 16)) : escape[1]!;
     try {
-      return escape[0] === '%' ? decodeURIComponent(escape) : (JSON.parse(`"${escape}"`) as string);
+      return decodeURIComponent(escape);
     } catch {
       // Not UTF-8: left as it is.
       return escape;
@@ -67,21 +70,33 @@ function unescape(text: string, escapes: RegExp): string {
 
 /**
  * `text` with `secret` replaced in every form a server or a parser writes it back: as sent;
- * percent-encoded (as `encodeURIComponent` or the URL parser writes it, twice-encoded, hex digits
+ * percent-encoded (as `encodeURIComponent` or the URL parser writes it, at any depth, hex digits
  * in either case); JSON-escaped (`\/`, `\"`, `\u002f`, `\u00XX` for any character, PHP's and
  * Python's defaults); or any mix of these. Where it was found in a written form, the text comes
  * back with its escapes written out (a control character's kept escaped).
  */
 export function redactCredential(text: string, secret: string, replacement = REDACTED): string {
+  // Each order of the two decodings is read, since either may corrupt a form the other wrote last
+  // (a secret's own `\/` in a percent-encoded echo; a JSON-escaped cursor in a URL), looked in
+  // after each step, as a secret may itself read like an escape (`%20`). The readings are taken
+  // shallowest first; the first that finds the secret is shown and read on alone, so that no
+  // form is left at another depth (a cursor a service encoded twice, in a URL the SDK encodes
+  // once more). A text two orders both lead to is read once, and at most 10 are read: a megabyte of
+  // nested escapes takes 0.1 to 0.7 s here, about 3 times what a single order took.
   let shown = text.replaceAll(secret, replacement);
-  let plain = shown;
-  // JSON's escapes first and once, so that a backslash they write out (`\\`) or one that
-  // percent-decoding writes out (`%5C`) is never read as an escape; then percent-encoding twice
-  // (`%252F`). Looked for after each step: a secret may itself read like an escape (`%20`).
-  for (const escapes of [JSON_ESCAPES, PERCENT, PERCENT]) {
-    plain = unescape(plain, escapes);
-    const found = plain.replaceAll(secret, replacement);
-    if (found !== plain) shown = plain = found;
+  const read = [shown];
+  for (let i = 0; i < read.length && i < 10; i++) {
+    for (const escapes of [JSON_ESCAPES, PERCENT]) {
+      const next = unescape(read[i]!, escapes);
+      const found = next.replaceAll(secret, replacement);
+      if (found !== next) {
+        // Read on from here alone: the texts queued hold the secret where this one does not.
+        read.length = i + 1;
+        read.push((shown = found));
+        break;
+      }
+      if (!read.includes(next)) read.push(next);
+    }
   }
   return shown;
 }

@@ -10,6 +10,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../../src/contract.js';
 import { BadRequestError, Client, UnprocessableEntityError } from '../../src/index.js';
+import { FUZZ_SEED, fuzzRuns } from '../support/fuzz.js';
 
 const BASE_URL = 'http://api.test';
 const received: URL[] = [];
@@ -86,10 +87,14 @@ function loose<T extends Record<string, fc.Arbitrary<unknown>>>(fields: T) {
 }
 
 const anyValue = fc.anything();
+// Strings from the whole byte space (any code point, lone surrogates and control characters
+// included), beside the forms a caller most often passes.
 const plausibleString = fc.oneof(
   fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) }),
   fc.uuid(),
-  fc.constantFrom('', ' ', '..', 'https://x.test'),
+  fc.constantFrom('', ' ', '..', 'https://x.test', '\uD800', 'a\u0000b', 'x'.repeat(100_000)),
 );
 
 describe('every input ends in a result or a local validation error', () => {
@@ -103,7 +108,7 @@ describe('every input ends in a result or a local validation error', () => {
         }),
         (params) => endsWellOrInvalid(() => client.recognitions.create(params as never)),
       ),
-      { seed: 20261122, numRuns: 300 },
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(300) },
     );
   });
 
@@ -121,7 +126,7 @@ describe('every input ends in a result or a local validation error', () => {
         }),
         (params) => endsWellOrInvalid(() => client.recognitions.list(params as never)),
       ),
-      { seed: 20261122, numRuns: 300 },
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(300) },
     );
   });
 
@@ -143,7 +148,7 @@ describe('every input ends in a result or a local validation error', () => {
         await endsWellOrInvalid(() => client.webhooks.create(params as never));
         return endsWellOrInvalid(() => client.webhooks.update(id, params as never));
       }),
-      { seed: 20261122, numRuns: 300 },
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(300) },
     );
   });
 
@@ -152,7 +157,7 @@ describe('every input ends in a result or a local validation error', () => {
       fc.asyncProperty(fc.oneof(fc.stringMatching(/^\d{1,4}d$/), anyValue), (period) =>
         endsWellOrInvalid(() => client.analytics.summary(period as never)),
       ),
-      { seed: 20261122, numRuns: 200 },
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(200) },
     );
   });
 });
@@ -160,6 +165,9 @@ describe('every input ends in a result or a local validation error', () => {
 describe('ids cannot change the path', () => {
   const oddIds = fc.oneof(
     fc.string({ unit: 'grapheme' }),
+    fc.string({
+      unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    }),
     fc.string({ unit: fc.constantFrom('/', '.', '%', '?', '#', '\\', 'a', 'é', '😀', ' ') }),
     fc.constantFrom('..', '.', '../users', '%2e%2e', '..%2f', 'a/../../b', '?admin=1', '#frag'),
   );
@@ -184,7 +192,7 @@ describe('ids cannot change the path', () => {
         expect(url.search).toBe('');
         expect(url.hash).toBe('');
       }),
-      { seed: 20261122, numRuns: 500 },
+      { seed: FUZZ_SEED, numRuns: fuzzRuns(500) },
     );
   });
 });
