@@ -34,7 +34,13 @@ import {
 import { Log } from './logger.js';
 import type { CallObserver } from './observer.js';
 import { retryDelay, retryReason } from './retry.js';
-import { createThrottle, LOGGED_WAIT_MS, type Pacer } from './throttle.js';
+import {
+  createThrottle,
+  LOGGED_WAIT_MS,
+  type Pacer,
+  type ToldWait,
+  WaitLines,
+} from './throttle.js';
 import { cancel, readBody, timeoutError, transferError } from './transfer.js';
 import { template } from './validation.js';
 import {
@@ -71,6 +77,8 @@ let standIn: Response | undefined;
 /** What a client shares with the clients `withOptions()` derives from it. */
 export interface SharedState {
   throttle: Pacer | undefined;
+  /** The lines of the waits for a 429's Retry-After, which the calls it sends back share. */
+  retryLines: WaitLines;
   /** The operations whose deprecation notice has been logged: once each (internal/deprecation.ts). */
   deprecationsWarned: Set<string>;
 }
@@ -119,6 +127,7 @@ export class Transport {
     };
     this.shared = shared ?? {
       throttle: createThrottle(config, this.log),
+      retryLines: new WaitLines(this.log),
       deprecationsWarned: new Set(),
     };
     this.#authorize = credentialSource(apiKey);
@@ -204,6 +213,8 @@ class Call {
   #crossOrigin = false;
   /** Whether the current attempt holds a place in the rate-limit queue. */
   #queued = false;
+  /** Its wait for a 429's Retry-After, among the calls that share its lines. */
+  #serviceWait: ToldWait | undefined;
   #result: RawResponse | undefined;
   /** The error the SDK has already judged final: the attempt's catch must not weigh it again. */
   #final: unknown;
@@ -264,8 +275,10 @@ class Call {
       );
       throw failure;
     } finally {
-      // However the call ends, its place goes back and its signal leaves the caller's.
+      // However the call ends, its place goes back, it leaves a wait for a retry (aborted in it),
+      // and its signal leaves the caller's.
       this.#freePlace();
+      this.#leaveRetryWait(false);
       if (this.#abort) aborts.leave(this.#call.signal!, this.#abort);
     }
   }
@@ -306,6 +319,7 @@ class Call {
     try {
       // The first attempt was admitted before ky started.
       if (this.#attemptNumber++ > 0) {
+        this.#leaveRetryWait(true);
         await this.#admit();
         this.#queued = this.#transport.shared.throttle !== undefined;
       }
@@ -535,11 +549,21 @@ class Call {
     await this.#runHooks('beforeRetry', this.#call.hooks.beforeRetry, (): [RetryContext] => [
       { ...this.#attemptContext(), reason: delay.cause ?? reason, delayMs: delay.ms, error },
     ]);
-    this.#logWait(
-      delay.ms,
-      delay.cause ?? reason,
-      `before retry ${this.#retries} of ${this.#call.maxRetries} of ${this.#describe()}`,
-    );
+    const before = `retry ${this.#retries} of ${this.#call.maxRetries} of`;
+    if ((error as ApiError).status === 429 && delay.cause) {
+      // The service's one wait for every call it refused: they share its lines (a call alone
+      // keeps its own, naming the retry), as the calls queued behind a window's reset do.
+      const { retryLines } = this.#transport.shared;
+      this.#serviceWait = {
+        options: {
+          target: { ...this.#target, method: `${before} ${this.#target.method}` },
+          redact: this.#redact,
+        },
+        notified: false,
+      };
+      retryLines.tell(this.#serviceWait, delay.ms, delay.cause);
+      retryLines.flush();
+    } else this.#logWait(delay.ms, delay.cause ?? reason, `before ${before} ${this.#describe()}`);
     this.#observer?.wait('retry', delay.ms, delay.cause ?? reason, error);
     return delay.ms;
   }
@@ -605,6 +629,11 @@ class Call {
     this.#target = { method, url: next.href };
     // The next attempt is sent to `#target` (Call#exchange): ky's own Request is not used.
     throw this.#retry(0);
+  }
+
+  /** Its wait for a 429's Retry-After ends: it goes (`went`), or the call ended in it. */
+  #leaveRetryWait(went: boolean): void {
+    if (this.#serviceWait) this.#transport.shared.retryLines.leave(this.#serviceWait, went);
   }
 
   /** Gives the current attempt's place in the rate-limit queue back, with what its answer said. */

@@ -40,7 +40,7 @@ const RATE_SPAN_MS = 1000;
  * read resets this far apart (the rounding, and the answers' latency), and a window cannot reset
  * twice within it.
  */
-const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
+export const SAME_WINDOW_MS = 2 * RESET_ROUNDING_MS;
 /**
  * Before a rate span has shown whether others spend a window, a client sends at once at most half
  * of what its first answer there said was left, or this many (at most a quarter of the limit) when
@@ -85,9 +85,19 @@ export function createThrottle(config: ClientConfig, log: Log): Pacer | undefine
   return pacer(config.apiKey, rateLimit)(config.baseUrl, log);
 }
 
-/** A call waiting for its place, in a local or a shared queue. */
-export interface Waiter {
+/** A call told of a wait, for its lines ({@link WaitLines}): in a queue, or before a retry. */
+export interface ToldWait {
   readonly options: AcquireOptions;
+  /** Told about the window it waits for. */
+  notified: boolean;
+  /** Until when it was last told it waits (ms since the epoch). */
+  until?: number;
+  /** The wait it was told of, for the log. */
+  group?: WaitGroup | undefined;
+}
+
+/** A call waiting for its place, in a local or a shared queue. */
+export interface Waiter extends ToldWait {
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
   /**
@@ -95,20 +105,14 @@ export interface Waiter {
    * waiter is then the relay's follower (internal/abort.ts).
    */
   readonly abort: ((reason: unknown) => void) | undefined;
-  /** Told about the window it waits for. */
-  notified: boolean;
-  /** Until when it was last told it waits (ms since the epoch). */
-  until?: number;
   settled: boolean;
-  /** The wait it was told of, for the log ({@link WaitLines}). */
-  group?: WaitGroup | undefined;
 }
 
 /** The calls told of one wait, for its two lines. */
 interface WaitGroup {
   readonly cause: string;
   readonly at: number;
-  readonly first: Waiter;
+  readonly first: ToldWait;
   ms: number;
   calls: number;
   waiting: number;
@@ -118,7 +122,7 @@ interface WaitGroup {
 
 /**
  * A queue's info lines: the calls queued behind one wait (a window's reset, the turns of a shared
- * key, the store's answer) share one line when it starts, saying how many wait, and one when they
+ * key, the store's answer, a 429's Retry-After) share one line when it starts, saying how many wait, and one when they
  * go; a call that waits alone keeps its line naming it. Each call's `onWait` (the observer, the
  * wait metric) is told at once, per call.
  */
@@ -135,7 +139,7 @@ export class WaitLines {
    * a logged wait's length sooner (a wait that grew, from a paced turn to a reset, is told
    * again). The line waits for {@link flush}, so one line counts a batch.
    */
-  tell(waiter: Waiter, ms: number, cause: string): void {
+  tell(waiter: ToldWait, ms: number, cause: string): void {
     const at = Date.now();
     if (waiter.notified && at + ms < (waiter.until ?? 0) + LOGGED_WAIT_MS) return;
     waiter.notified = true;
@@ -167,7 +171,7 @@ export class WaitLines {
   }
 
   /** A told waiter leaves its wait, `sent` or not: the last one's leaving ends its group. */
-  leave(waiter: Waiter, sent: boolean): void {
+  leave(waiter: ToldWait, sent: boolean): void {
     const { group } = waiter;
     if (!group) return;
     waiter.group = undefined;
@@ -222,7 +226,11 @@ export class Throttle implements Pacer {
    * seen), or over less when that tells of more.
    */
   #rate = 0;
+  /** Their rate over the last whole span alone: what a moment's burst says is no steady rate. */
+  #spanRate = 0;
   #markAt = 0;
+  /** When this client last heard the known window's count: the others have spent since. */
+  #heardAt = 0;
   #markSeen = 0;
   /**
    * This client's own sends, counted per {@link RATE_SPAN_MS}: the current span's (from
@@ -327,27 +335,35 @@ export class Throttle implements Pacer {
     if (info) {
       const resetAt = info.reset.getTime();
       const known = this.#remaining;
+      const now = Date.now();
       // A reset read from a delta moves with the rounding and the latency: within that, the same
-      // window unless its count rose beyond what this client's answers overtaking each other
-      // explain (the window refilled).
+      // window unless it reads later, near the known reset, with a count risen beyond what this
+      // client's answers overtaking each other explain (the window refilled). A count that rose
+      // long before the reset, or on the same reset, is an answer others' requests overtook too.
       const near = known !== undefined && Math.abs(resetAt - this.#resetAt) <= SAME_WINDOW_MS;
-      const refilled = near && info.remaining > known + this.#inFlight + 1;
+      const refilled =
+        near &&
+        resetAt > this.#resetAt &&
+        now + SAME_WINDOW_MS >= this.#resetAt &&
+        info.remaining > known + this.#inFlight + 1;
       if (known === undefined || (near ? refilled : resetAt > this.#resetAt)) {
         // A window this client had not seen: answers from the one before no longer count, and
         // what it spent before this answer is history.
         const live = this.#othersLive || (known !== undefined && this.#seen > 0);
         if (known !== undefined) this.#lastShare = this.#share();
         this.#othersLive = false;
+        // Its calls are judged against its reset when it is spent, even one a window had before.
+        this.#judgedResetAt = 0;
         this.#resetAt = resetAt;
         this.#remaining = info.remaining;
         this.#counted = 0;
         this.#firstRemaining = info.remaining;
         this.#seen = 0;
-        this.#rate = 0;
+        this.#rate = this.#spanRate = 0;
         // Others spent the window before while this client was active: they may have spent this
         // one before its answer too, so it starts slow again.
         if (live) this.#window = 1;
-        this.#markAt = Date.now();
+        this.#markAt = now;
         this.#markSeen = 0;
         this.#measured = false;
         this.#nextAt = 0;
@@ -360,10 +376,16 @@ export class Throttle implements Pacer {
         // Answers overtake each other: the lowest count is the latest; the latest reset is safe.
         this.#remaining = Math.min(known, info.remaining);
         this.#resetAt = Math.max(this.#resetAt, resetAt);
+      } else if (info.remaining <= 0 && resetAt > now + SAME_WINDOW_MS) {
+        // An earlier reset still ahead is no window that ended: a sliding window or a token
+        // bucket, once spent, names when it allows the next request, before it is whole again.
+        this.#remaining = 0;
+        this.#resetAt = resetAt;
       }
       if (this.#resetAt - resetAt <= SAME_WINDOW_MS) {
         this.#counted++;
-        this.#measure(Date.now());
+        this.#heardAt = now;
+        this.#measure(now);
       }
     }
     this.#window++;
@@ -400,6 +422,14 @@ export class Throttle implements Pacer {
     if (remaining === undefined) return true;
     // In-flight requests may not be in `remaining` yet: assume they are not.
     if (remaining - this.#inFlight <= 0) return false;
+    // Nor is what the others spent since the last answer, at their measured rate: processes that
+    // each heard a few left would all send into the window they spent meanwhile. An answer in
+    // flight tells; with none, the window is spent by that measure and the next call waits for
+    // the reset, told (within the cap: a guess never fails a call).
+    if (remaining - this.#inFlight <= this.#spanRate * (now - this.#heardAt)) {
+      if (this.#inFlight > 0) return false;
+      if (this.#resetAt - now <= MAX_WAIT_MS) this.#nextAt = this.#resetAt;
+    }
     // Once others were seen spending the window, never more in flight than this client's share:
     // a moment without their answers is no proof they stopped (a stalled process).
     if (this.#inFlight >= Math.ceil(remaining * this.#share())) return false;
@@ -445,7 +475,7 @@ export class Throttle implements Pacer {
     const elapsed = now - this.#markAt;
     if (elapsed >= RATE_SPAN_MS) {
       this.#measured = true;
-      this.#rate = more / elapsed;
+      this.#rate = this.#spanRate = more / elapsed;
       if (this.#nextAt === Infinity) {
         this.#nextAt = now;
         if (this.#pressed(now)) this.#space(now);
@@ -471,7 +501,11 @@ export class Throttle implements Pacer {
   #pressed(now: number): boolean {
     if (this.#rate === 0 || this.#remaining === undefined) return false;
     const left = this.#resetAt - now;
-    return this.#rate * left + this.#demand(now, left) > this.#remaining - this.#inFlight;
+    // The others' spending runs from the last answer, whose count `#remaining` is.
+    return (
+      this.#rate * (this.#resetAt - this.#heardAt) + this.#demand(now, left) >
+      this.#remaining - this.#inFlight
+    );
   }
 
   /** This client's demand until the reset `left` ms away: its queue and its recent rate. */

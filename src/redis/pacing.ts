@@ -5,6 +5,7 @@
  */
 import { ConfigurationError, type PacingStore, type PacingWindow } from '../core/config.js';
 import { definePacingStore, fallbacksOf } from '../core/shared-throttle.js';
+import { SAME_WINDOW_MS } from '../core/throttle.js';
 import { MAX_WAIT_MS } from '../internal/headers.js';
 import {
   type AnswerObserver,
@@ -126,21 +127,33 @@ return wait
 
 /**
  * Release: frees ARGV[1]'s place and records the answer's window (ARGV[2..4]: limit, remaining,
- * reset in ms; empty when the answer had none). A later reset is a new window; the same reset
- * keeps the lowest remaining, as answers overtake each other; an earlier one is an old answer.
+ * reset in ms; empty when the answer had none; ARGV[6]: how far apart two answers of one window
+ * may read its reset), as the in-memory queue judges answers (core/throttle.ts, `observe`). A
+ * reset read from a delta moves with the rounding and the latency: a reset within ARGV[6] of the
+ * known one is the same window (the lowest remaining, the later reset, as answers overtake each
+ * other) unless it reads later, near the known reset, with a count risen beyond what the places
+ * in flight explain (a refill). A later reset is a new window, and so is any once the known one has reset. A spent
+ * answer whose earlier reset is still ahead holds (a sliding window or a bucket names when it
+ * allows the next request); any other earlier one is an old answer.
  */
 const RELEASE = defineScript(`${PRELUDE}
 redis.call('ZREM', inflight, ARGV[1])
-local limit, remaining, reset, keep = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local limit, remaining, reset, keep, same = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 if not (whole(limit, 1, 1e9) and whole(remaining, 0, 1e9) and whole(reset, 0, 1e15)) then return 0 end
 local now = now_ms()
 if reset <= now then return 0 end
 local known = redis.call('HMGET', window, 'remaining', 'reset')
 local known_remaining, known_reset = tonumber(known[1]), tonumber(known[2])
-if known_reset == nil or known_remaining == nil or reset > known_reset then
+local near = known_reset ~= nil and math.abs(reset - known_reset) <= same
+if known_reset == nil or known_remaining == nil or now >= known_reset
+  or (near and reset > known_reset and now + same >= known_reset
+    and remaining > known_remaining + redis.call('ZCARD', inflight) + 1)
+  or (not near and reset > known_reset) then
   redis.call('HSET', window, 'limit', limit, 'remaining', remaining, 'reset', reset)
-elseif reset == known_reset then
-  redis.call('HSET', window, 'limit', limit, 'remaining', math.min(known_remaining, remaining))
+elseif near then
+  redis.call('HSET', window, 'limit', limit, 'remaining', math.min(known_remaining, remaining), 'reset', math.max(known_reset, reset))
+elseif remaining == 0 and reset > now + same then
+  redis.call('HSET', window, 'remaining', 0, 'reset', reset)
 else
   return 0
 end
@@ -246,6 +259,7 @@ export class RedisStore implements PacingStore {
         window?.remaining ?? '',
         window?.resetAt ?? '',
         REDIS_STORE_DEFAULTS.windowTtlMs,
+        SAME_WINDOW_MS,
       ],
       this.#observe,
     );

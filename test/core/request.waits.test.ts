@@ -218,6 +218,24 @@ describe('every wait is told: instrumentation, hook and info line', () => {
 });
 
 describe('calls queued behind one wait share its lines', () => {
+  it('calls a 429 sends back for one Retry-After: one line when it starts and one when they go; the metric per call', async () => {
+    useFakeClock();
+    script('get', USERS_URL, ...Array.from({ length: 20 }, () => rateLimited(20)), ok);
+    const { waits, lines, observer, logger } = waitRecorder();
+    const send = testTransport({ rateLimit: 'off', logger, logLevel: 'info' });
+    const outcome = await settle(
+      Promise.all(Array.from({ length: 20 }, () => send(USERS, undefined, observer))),
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(waits).toEqual(
+      Array.from({ length: 20 }, () => ({ kind: 'retry', ms: 20_000, cause: 'Retry-After' })),
+    );
+    expect(lines).toEqual([
+      `${PREFIX}waiting 20 s (Retry-After) before retry 1 of 2 of GET ${USERS_URL}`,
+      `${PREFIX}waited 20 s for the rate-limit window (Retry-After): 20 queued calls go`,
+    ]);
+  });
+
   it('two processes with 150 queued calls each: one line when a wait starts and one when it ends, per process; onWait and the metric per call', async () => {
     useFakeClock();
     const service = sharedWindow(server, { limit: 100, windowMs: 20_000, latencyMs: 5 });

@@ -751,4 +751,26 @@ describeRedis('RedisStore places', () => {
     );
     expect(await store.reserve(key, 'worker:1')).toBeUndefined();
   });
+
+  it('recognises one window across resets read from a delta a second apart; an overtaken answer is no refill', async () => {
+    const prefix = uniquePrefix();
+    const store = new RedisStore({ client: redis.client, prefix, timeout: 5000 });
+    const key = 'cafecafecafecafecafecafecafecafe';
+    const [seconds] = (await redis.command('TIME')) as [string, string];
+    const now = Number(seconds) * 1000;
+    const window = (remaining: number, inSeconds: number) => ({
+      limit: 30,
+      remaining,
+      resetAt: now + inSeconds * 1000,
+    });
+    // `remaining: 5, reset 49 s on`, then `0, 48 s on`: one window, spent (the calls wait ~49 s).
+    expect(await store.reserve(key, 'worker:1')).toBe(0);
+    await store.release(key, 'worker:1', window(5, 49));
+    expect(await store.reserve(key, 'worker:2')).toBe(0);
+    await store.release(key, 'worker:2', window(0, 48));
+    expect(await store.reserve(key, 'worker:3')).toBeGreaterThan(47_000);
+    // An answer overtaken by others' requests, long before the reset, is no refill.
+    await store.release(key, 'worker:4', window(4, 49));
+    expect(await store.reserve(key, 'worker:5')).toBeGreaterThan(47_000);
+  });
 });

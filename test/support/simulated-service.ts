@@ -3,7 +3,8 @@
  * tests drive a client's queue (core/throttle.ts, core/shared-throttle.ts) against them without
  * HTTP, so a scenario of minutes runs in milliseconds and a property can run hundreds of them.
  */
-import type { PacingStore, PacingWindow } from '../../src/core/config.js';
+import type { PacingStore } from '../../src/core/config.js';
+import { SAME_WINDOW_MS } from '../../src/core/throttle.js';
 import type { Pacer } from '../../src/core/throttle.js';
 
 /**
@@ -198,7 +199,8 @@ export function foreignConsumer(
 
 /**
  * A {@link PacingStore} in memory, with the Redis store's rules (src/redis/pacing.ts): room is
- * what the service last said is left less the places in flight; a window whose reset has passed
+ * what the service last said is left less the places in flight, and its release judges answers
+ * as the Redis script's does; a window whose reset has passed
  * is whole again; with nothing known one request goes alone; a place expires after 30 s.
  */
 export function memoryPacingStore(pollMs = 25) {
@@ -224,25 +226,31 @@ export function memoryPacingStore(pollMs = 25) {
     },
     release(_key, holder, said) {
       places.delete(holder);
-      if (said && said.resetAt > Date.now()) {
-        if (window === undefined || sameWindow(window, said) === 'newer') {
-          window = { ...said };
-        } else if (sameWindow(window, said) === 'same') {
-          window = {
-            limit: said.limit,
-            remaining: Math.min(window.remaining, said.remaining),
-            resetAt: window.resetAt,
-          };
-        }
+      const now = Date.now();
+      if (!said || said.resetAt <= now) return Promise.resolve();
+      const near =
+        window !== undefined && Math.abs(said.resetAt - window.resetAt) <= SAME_WINDOW_MS;
+      if (
+        window === undefined ||
+        now >= window.resetAt ||
+        (near &&
+          said.resetAt > window.resetAt &&
+          now + SAME_WINDOW_MS >= window.resetAt &&
+          said.remaining > window.remaining + places.size + 1) ||
+        (!near && said.resetAt > window.resetAt)
+      ) {
+        window = { ...said };
+      } else if (near) {
+        window = {
+          limit: said.limit,
+          remaining: Math.min(window.remaining, said.remaining),
+          resetAt: Math.max(window.resetAt, said.resetAt),
+        };
+      } else if (said.remaining === 0 && said.resetAt > now + SAME_WINDOW_MS) {
+        window = { ...window, remaining: 0, resetAt: said.resetAt };
       }
       return Promise.resolve();
     },
   };
   return store;
-}
-
-/** How an answer's window compares with the one known, as src/redis/pacing.ts's release judges. */
-function sameWindow(known: PacingWindow, said: PacingWindow): 'newer' | 'same' | 'older' {
-  if (said.resetAt === known.resetAt) return 'same';
-  return said.resetAt > known.resetAt ? 'newer' : 'older';
 }
