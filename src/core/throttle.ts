@@ -91,7 +91,7 @@ export interface ToldWait {
   /** Told about the window it waits for. */
   notified: boolean;
   /** Until when it was last told it waits (ms since the epoch). */
-  until?: number;
+  until?: number | undefined;
   /** The wait it was told of, for the log. */
   group?: WaitGroup | undefined;
 }
