@@ -28,7 +28,7 @@ export const RECOGNITION = {
   created_at: '2026-11-21T09:30:00Z',
 };
 /** The headers every recorded answer carries unless an exchange says otherwise. */
-export const WINDOW = {
+const WINDOW = {
   'x-ratelimit-limit': '100',
   'x-ratelimit-remaining': '99',
   'x-ratelimit-reset': '1900000000',
