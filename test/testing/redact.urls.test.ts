@@ -64,6 +64,13 @@ describe('the URLs of a recording', () => {
     expect(out.response.redirectURL).toBe('https://app.example/cb#state=s2&id_token=REDACTED');
   });
 
+  it('scrub the request URL’s fragment too', () => {
+    const entry = knowingJane().redact(
+      entryOf({ url: 'https://api.example/v1/x#token=t-0123456789&by=Jane' }),
+    )!;
+    expect(entry.request.url).toBe('https://api.example/v1/x#token=REDACTED&by=Person1');
+  });
+
   it('leave an empty redirectURL empty', () => {
     expect(createRedactor().redact(entryOf())!.response.redirectURL).toBe('');
   });
