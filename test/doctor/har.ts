@@ -5,6 +5,7 @@
 import { Client } from '@employee-recognition/sdk';
 import type { DoctorCheck } from '@employee-recognition/sdk/doctor';
 import { type Har, type HarEntry, readHar } from '../../src/testing/har.js';
+import { harEntry } from '../support/har-entry.js';
 
 export const BASE = 'https://api.employee-recognition.example';
 export const client = new Client({ apiKey: `rk_test_${'0'.repeat(24)}`, logLevel: 'off' });
@@ -65,30 +66,18 @@ function entryOf(each: Exchange): HarEntry {
       : typeof each.body === 'string'
         ? each.body
         : JSON.stringify(each.body);
-  const url = new URL(each.path, BASE);
   const mimeType = each.mimeType ?? 'application/json';
   return {
-    startedDateTime: '2026-11-21T09:30:00.000Z',
-    time: 1,
-    request: {
-      method: each.method ?? 'GET',
-      url: url.href,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: pairs(each.requestHeaders ?? {}),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+    ...harEntry({
+      ...(each.method !== undefined && { method: each.method }),
+      url: new URL(each.path, BASE).href,
+      requestHeaders: pairs(each.requestHeaders ?? {}),
       ...(each.form && {
         postData: { mimeType: 'application/x-www-form-urlencoded', params: pairs(each.form) },
       }),
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status: each.status ?? 200,
+      ...(each.status !== undefined && { status: each.status }),
       statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: pairs({ 'content-type': mimeType, ...WINDOW, ...each.headers }),
+      responseHeaders: pairs({ 'content-type': mimeType, ...WINDOW, ...each.headers }),
       content: {
         size: text?.length ?? 0,
         mimeType,
@@ -98,12 +87,8 @@ function entryOf(each: Exchange): HarEntry {
             : { text })),
         ...(each.comment !== undefined && { comment: each.comment }),
       },
-      redirectURL: '',
-      headersSize: -1,
       bodySize: text?.length ?? 0,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
+    }),
     ...each.extra,
   };
 }

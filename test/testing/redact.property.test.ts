@@ -4,53 +4,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FUZZ_SEED, fuzzRuns } from '../support/fuzz.js';
-import type { HarEntry, HarNameValue } from '../../src/testing/har.js';
+import type { HarEntry } from '../../src/testing/har.js';
+import { harEntry } from '../support/har-entry.js';
 import { createRedactor } from '../../src/testing/redact.js';
 
 const USER_ID = '7d3b0c52-abed-4c6e-9d0a-6a1f2b3cface';
 const enc = encodeURIComponent;
 const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
-
-function entry(init: {
-  method?: string;
-  url: string;
-  requestHeaders?: HarNameValue[];
-  postData?: HarEntry['request']['postData'];
-  status?: number;
-  responseHeaders?: HarNameValue[];
-  content: HarEntry['response']['content'];
-  redirectURL?: string;
-}): HarEntry {
-  const url = new URL(init.url);
-  return {
-    startedDateTime: '2026-11-21T09:30:00.000Z',
-    time: 1,
-    request: {
-      method: init.method ?? 'GET',
-      url: init.url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: init.requestHeaders ?? [],
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(init.postData ? { postData: init.postData } : {}),
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status: init.status ?? 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: init.responseHeaders ?? [],
-      content: init.content,
-      redirectURL: init.redirectURL ?? '',
-      headersSize: -1,
-      bodySize: 0,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  };
-}
 
 const json = (value: unknown) => ({
   size: 0,
@@ -61,7 +21,7 @@ const json = (value: unknown) => ({
 /** Entries that teach the redaction a secret (a token answer) and a person (a user record). */
 function teaching(secret: string, name: string, email: string): HarEntry[] {
   return [
-    entry({
+    harEntry({
       method: 'POST',
       url: 'https://auth.example/oauth/token',
       postData: {
@@ -70,7 +30,7 @@ function teaching(secret: string, name: string, email: string): HarEntry[] {
       },
       content: json({ access_token: secret, token_type: 'Bearer', expires_in: 3600 }),
     }),
-    entry({
+    harEntry({
       url: `https://api.example/v1/users/${USER_ID}`,
       content: json({ data: { id: USER_ID, name, email, role: 'member' } }),
     }),
@@ -81,7 +41,7 @@ function teaching(secret: string, name: string, email: string): HarEntry[] {
 function echoing(value: string): HarEntry[] {
   const link = `https://files.example/v1/echo/${enc(value)}/x?ref=${enc(value)}`;
   return [
-    entry({
+    harEntry({
       method: 'POST',
       url: `https://api.example/v1/echo/${enc(value)}?q=${enc(value)}&${enc(value)}=1`,
       requestHeaders: [
@@ -98,7 +58,7 @@ function echoing(value: string): HarEntry[] {
       redirectURL: link,
       content: json({ message: `Hello ${value}!`, value, links: { next: link }, list: [value] }),
     }),
-    entry({
+    harEntry({
       method: 'POST',
       url: 'https://api.example/v1/forms',
       postData: {
@@ -107,7 +67,7 @@ function echoing(value: string): HarEntry[] {
       },
       content: { size: 0, mimeType: 'text/plain', text: `plain ${value} text` },
     }),
-    entry({
+    harEntry({
       url: 'https://api.example/v1/blob',
       content: {
         size: 0,
@@ -116,7 +76,7 @@ function echoing(value: string): HarEntry[] {
         encoding: 'base64',
       },
     }),
-    entry({
+    harEntry({
       url: 'https://api.example/v1/cut',
       // A JSON body cut at the size cap: text, with the value JSON-escaped in it.
       content: {
