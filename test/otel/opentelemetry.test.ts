@@ -759,6 +759,15 @@ describeRedis('openTelemetry(): pacing through Redis', () => {
         },
       }));
       const store = new RedisStore({ client: redis.client, prefix });
+      // The answer frees its place and records the window after the call returns: the store's
+      // release, once it has run, says Redis holds the window.
+      const release = store.release.bind(store);
+      let released!: () => void;
+      const windowRecorded = new Promise<void>((resolve) => (released = resolve));
+      store.release = async (...args) => {
+        await release(...args);
+        released();
+      };
       const { logger, waitLogged } = firstInfoLine();
       const sdk = client({
         rateLimit: { store, key: 'otel-test' },
@@ -766,11 +775,9 @@ describeRedis('openTelemetry(): pacing through Redis', () => {
         logger,
       });
       await sdk.users.get('usr_1');
-      // The answer frees its place and records the window after the call returns: once Redis
-      // holds the window, the next question meets the reset, not a place still in flight.
-      const windowKey = async () =>
-        ((await redis.command('KEYS', `${prefix}*:window`)) as string[]).length;
-      await expect.poll(windowKey, { timeout: 10_000 }).toBe(1);
+      // Once Redis holds the window, the next question meets the reset, not a place in flight.
+      await windowRecorded;
+      expect(await redis.command('KEYS', `${prefix}*:window`)).toHaveLength(1);
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
         const second = sdk.users.get('usr_1');

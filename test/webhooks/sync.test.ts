@@ -19,16 +19,37 @@ import {
   syncWebhooks,
   WebhookSyncError,
 } from '@employee-recognition/sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listedWebhook } from './fixtures.js';
 
 let server: MockServer;
 let writes: string[];
+/** Called as the mock starts each delivery attempt, a retry included. */
+let attemptStarted = () => {};
 
 beforeEach(async () => {
-  server = await startMockServer({ recognitions: 10, webhookRetryDelaysMs: [20, 20, 20] });
+  server = await startMockServer({
+    recognitions: 10,
+    webhookRetryDelaysMs: [20, 20, 20],
+    webhookFetch: (url, init) => {
+      attemptStarted();
+      return fetch(url, init);
+    },
+  });
   writes = [];
 });
+
+/**
+ * Waits, attempt by attempt, until the mock's deliveries satisfy `done`: each retry is awaited
+ * as it starts and to its end, so no pause on this machine's clock decides whether it came.
+ */
+async function deliveriesUntil(done: () => boolean): Promise<void> {
+  await server.api.flushDeliveries();
+  while (!done()) {
+    await new Promise<void>((resolve) => (attemptStarted = resolve));
+    await server.api.flushDeliveries();
+  }
+}
 afterEach(async () => {
   await server.close();
 });
@@ -490,17 +511,15 @@ describe('rotateWebhookSecret', () => {
       await recognize();
       await recognize();
       // The refused copy is retried, and accepted now that the receiver serves the new secret.
-      await vi.waitFor(() =>
-        expect(
-          server.api.deliveries.filter(
-            (each) => each.eventId === refused[0]!.eventId && each.webhookId === fresh,
-          ),
-        ).toMatchObject([
-          { attempt: 1, ok: false },
-          { attempt: 2, ok: true },
-        ]),
-      );
-      await server.api.flushDeliveries();
+      const copies = () =>
+        server.api.deliveries.filter(
+          (each) => each.eventId === refused[0]!.eventId && each.webhookId === fresh,
+        );
+      await deliveriesUntil(() => copies().some((each) => each.ok));
+      expect(copies()).toMatchObject([
+        { attempt: 1, ok: false },
+        { attempt: 2, ok: true },
+      ]);
       // Every delivery that was refused was retried until accepted: none is left behind.
       const last = new Map<string, boolean>();
       for (const each of server.api.deliveries)
