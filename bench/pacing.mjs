@@ -14,7 +14,9 @@
  * Usage: npm run bench:pacing (= npm run build && node bench/pacing.mjs); about 10 minutes.
  * PACING_BENCH_TIMEOUTS=50,1000 adds jobs of 32 workers with those fixed timeouts, to compare
  * with the default; PACING_BENCH_ONLY=memory (or redis) runs only the jobs of that pacing and
- * prints them. It prints the figures and writes them into docs/benchmarks.md between the
+ * prints them. PACING_BENCH_TRACE=<dir> has every worker record each request (sent, answered,
+ * status, remaining, reset, and whether the store or local pacing let it go) and writes them per
+ * job to `<dir>/<mode>-<workers>[-paused].json`. It prints the figures and writes them into docs/benchmarks.md between the
  * bench:pacing markers.
  *
  * `node bench/pacing.mjs --scenarios` (part of `npm run bench`, about a minute) runs instead the
@@ -61,6 +63,8 @@ const COMPARED_TIMEOUTS = (process.env.PACING_BENCH_TIMEOUTS ?? '')
 const SCENARIOS = process.argv.includes('--scenarios');
 /** PACING_BENCH_ONLY=memory (or redis): only the jobs of that pacing, printed, docs left alone. */
 const ONLY = process.env.PACING_BENCH_ONLY;
+/** PACING_BENCH_TRACE=<dir>: every request of every job recorded there. */
+const TRACE = process.env.PACING_BENCH_TRACE;
 
 const log = (message) => process.stderr.write(`[pacing] ${message}\n`);
 const { startMockServer } = await importSdk('testing');
@@ -210,6 +214,7 @@ async function bulk({ mode, workers, timeout, pause }, redis) {
         redisUrl: redis.url,
         prefix: `bench:${mode}:${Date.now()}:`,
         calls: CALLS,
+        trace: Boolean(TRACE),
       },
       pause &&
         (() => {
@@ -217,6 +222,20 @@ async function bulk({ mode, workers, timeout, pause }, redis) {
           timers.push(setTimeout(redis.resume, PAUSE_AT_MS + PAUSE_FOR_MS));
         }),
     );
+    if (TRACE) {
+      const requests = reports.flatMap((report, worker) =>
+        report.trace.map((request) => ({ worker, ...request })),
+      );
+      const places = reports.flatMap((report, worker) =>
+        report.places.map((place) => ({ worker, ...place })),
+      );
+      const file = join(TRACE, `${mode}-${workers}${pause ? '-paused' : ''}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({ requests: requests.sort((a, b) => a.sent - b.sent), places }),
+      );
+      log(`trace: ${file}`);
+    }
     const sum = (field) => reports.reduce((total, report) => total + report[field], 0);
     const elapsedMs =
       Math.max(...reports.map((r) => r.ended)) - Math.min(...reports.map((r) => r.started));
