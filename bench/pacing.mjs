@@ -198,8 +198,28 @@ function quantile(values, q) {
  * The 1,000 creates from `workers` processes with `mode` pacing, on a fresh mock and a fresh key
  * prefix; with `pause`, Redis is stopped for a third of the job.
  */
+/** What the store's keys under `prefix` hold now, with Redis's clock: the end of a traced job. */
+async function storeKeys(url, prefix) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url);
+  try {
+    const [seconds, micros] = await redis.time();
+    const keys = {};
+    for (const key of await redis.keys(`${prefix}*`)) {
+      keys[key] =
+        (await redis.type(key)) === 'zset'
+          ? await redis.zrange(key, 0, -1, 'WITHSCORES')
+          : await redis.hgetall(key);
+    }
+    return { now: Number(seconds) * 1000 + Math.floor(Number(micros) / 1000), keys };
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function bulk({ mode, workers, timeout, pause }, redis) {
   const mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
+  const prefix = `bench:${mode}:${Date.now()}:`;
   const loadBefore = loadAverage()[0];
   const timers = [];
   try {
@@ -212,7 +232,7 @@ async function bulk({ mode, workers, timeout, pause }, redis) {
         apiKey: mock.api.testKey,
         recipientId: mock.api.store.users.all()[1].id,
         redisUrl: redis.url,
-        prefix: `bench:${mode}:${Date.now()}:`,
+        prefix,
         calls: CALLS,
         trace: Boolean(TRACE),
       },
@@ -232,7 +252,11 @@ async function bulk({ mode, workers, timeout, pause }, redis) {
       const file = join(TRACE, `${mode}-${workers}${pause ? '-paused' : ''}.json`);
       writeFileSync(
         file,
-        JSON.stringify({ requests: requests.sort((a, b) => a.sent - b.sent), places }),
+        JSON.stringify({
+          requests: requests.sort((a, b) => a.sent - b.sent),
+          places,
+          store: mode === 'redis' ? await storeKeys(redis.url, prefix) : undefined,
+        }),
       );
       log(`trace: ${file}`);
     }
