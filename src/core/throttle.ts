@@ -426,10 +426,10 @@ export class Throttle implements Pacer {
     // each heard a few left would all send into the window they spent meanwhile. An answer in
     // flight tells; with none, the window is spent by that measure and the next call waits for
     // the reset, told (within the cap: a guess never fails a call). The count is older than the
-    // answer's arrival by its way back, up to 100 ms on a busy machine, and they spent then too:
-    // in bench 6d in memory, processes that heard a few left 50–250 ms before sent into the
-    // window the others had spent (docs/benchmarks.md, "Findings of issue 45").
-    if (remaining - this.#inFlight <= this.#spanRate * (now - this.#heardAt + 100)) {
+    // answer's arrival by its way back, and they spent then too: in bench 6d in memory, processes
+    // that heard a few left 50–250 ms before sent into the window the others had spent. 50 ms of
+    // their rate; 100 ms left two live clients' last places unused (docs/benchmarks.md, 6g).
+    if (remaining - this.#inFlight <= this.#spanRate * (now - this.#heardAt + 50)) {
       if (this.#inFlight > 0) return false;
       if (this.#resetAt - now <= MAX_WAIT_MS) this.#nextAt = this.#resetAt;
     }
