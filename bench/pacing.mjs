@@ -14,7 +14,9 @@
  * Usage: npm run bench:pacing (= npm run build && node bench/pacing.mjs); about 10 minutes.
  * PACING_BENCH_TIMEOUTS=50,1000 adds jobs of 32 workers with those fixed timeouts, to compare
  * with the default; PACING_BENCH_ONLY=memory (or redis) runs only the jobs of that pacing and
- * prints them. It prints the figures and writes them into docs/benchmarks.md between the
+ * prints them. PACING_BENCH_TRACE=<dir> has every worker record each request (sent, answered,
+ * status, remaining, reset, and whether the store or local pacing let it go) and writes them per
+ * job to `<dir>/<mode>-<workers>[-paused].json`. It prints the figures and writes them into docs/benchmarks.md between the
  * bench:pacing markers.
  *
  * `node bench/pacing.mjs --scenarios` (part of `npm run bench`, about a minute) runs instead the
@@ -61,6 +63,8 @@ const COMPARED_TIMEOUTS = (process.env.PACING_BENCH_TIMEOUTS ?? '')
 const SCENARIOS = process.argv.includes('--scenarios');
 /** PACING_BENCH_ONLY=memory (or redis): only the jobs of that pacing, printed, docs left alone. */
 const ONLY = process.env.PACING_BENCH_ONLY;
+/** PACING_BENCH_TRACE=<dir>: every request of every job recorded there. */
+const TRACE = process.env.PACING_BENCH_TRACE;
 
 const log = (message) => process.stderr.write(`[pacing] ${message}\n`);
 const { startMockServer } = await importSdk('testing');
@@ -194,8 +198,28 @@ function quantile(values, q) {
  * The 1,000 creates from `workers` processes with `mode` pacing, on a fresh mock and a fresh key
  * prefix; with `pause`, Redis is stopped for a third of the job.
  */
+/** What the store's keys under `prefix` hold now, with Redis's clock: the end of a traced job. */
+async function storeKeys(url, prefix) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url);
+  try {
+    const [seconds, micros] = await redis.time();
+    const keys = {};
+    for (const key of await redis.keys(`${prefix}*`)) {
+      keys[key] =
+        (await redis.type(key)) === 'zset'
+          ? await redis.zrange(key, 0, -1, 'WITHSCORES')
+          : await redis.hgetall(key);
+    }
+    return { now: Number(seconds) * 1000 + Math.floor(Number(micros) / 1000), keys };
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function bulk({ mode, workers, timeout, pause }, redis) {
   const mock = await startMockServer({ tier: TIER, rateLimitWindowMs: WINDOW_MS });
+  const prefix = `bench:${mode}:${Date.now()}:`;
   const loadBefore = loadAverage()[0];
   const timers = [];
   try {
@@ -208,8 +232,9 @@ async function bulk({ mode, workers, timeout, pause }, redis) {
         apiKey: mock.api.testKey,
         recipientId: mock.api.store.users.all()[1].id,
         redisUrl: redis.url,
-        prefix: `bench:${mode}:${Date.now()}:`,
+        prefix,
         calls: CALLS,
+        trace: Boolean(TRACE),
       },
       pause &&
         (() => {
@@ -217,6 +242,24 @@ async function bulk({ mode, workers, timeout, pause }, redis) {
           timers.push(setTimeout(redis.resume, PAUSE_AT_MS + PAUSE_FOR_MS));
         }),
     );
+    if (TRACE) {
+      const requests = reports.flatMap((report, worker) =>
+        report.trace.map((request) => ({ worker, ...request })),
+      );
+      const places = reports.flatMap((report, worker) =>
+        report.places.map((place) => ({ worker, ...place })),
+      );
+      const file = join(TRACE, `${mode}-${workers}${pause ? '-paused' : ''}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          requests: requests.sort((a, b) => a.sent - b.sent),
+          places,
+          store: mode === 'redis' ? await storeKeys(redis.url, prefix) : undefined,
+        }),
+      );
+      log(`trace: ${file}`);
+    }
     const sum = (field) => reports.reduce((total, report) => total + report[field], 0);
     const elapsedMs =
       Math.max(...reports.map((r) => r.ended)) - Math.min(...reports.map((r) => r.started));

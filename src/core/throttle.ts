@@ -425,8 +425,11 @@ export class Throttle implements Pacer {
     // Nor is what the others spent since the last answer, at their measured rate: processes that
     // each heard a few left would all send into the window they spent meanwhile. An answer in
     // flight tells; with none, the window is spent by that measure and the next call waits for
-    // the reset, told (within the cap: a guess never fails a call).
-    if (remaining - this.#inFlight <= this.#spanRate * (now - this.#heardAt)) {
+    // the reset, told (within the cap: a guess never fails a call). The count is older than the
+    // answer's arrival by its way back, and they spent then too: in bench 6d in memory, processes
+    // that heard a few left 50–250 ms before sent into the window the others had spent. 50 ms of
+    // their rate; 100 ms left two live clients' last places unused (docs/benchmarks.md, 6g).
+    if (remaining - this.#inFlight <= this.#spanRate * (now - this.#heardAt + 50)) {
       if (this.#inFlight > 0) return false;
       if (this.#resetAt - now <= MAX_WAIT_MS) this.#nextAt = this.#resetAt;
     }
@@ -568,7 +571,8 @@ export class Throttle implements Pacer {
 
   /** True while nothing but the window's reset can let a call go. */
   #blockedUntilReset(now: number): boolean {
-    return this.#remaining !== undefined && this.#remaining <= 0 && now < this.#resetAt;
+    // No window known (undefined) compares as no number: never spent.
+    return this.#remaining! <= 0 && now < this.#resetAt;
   }
 
   /**
@@ -597,7 +601,8 @@ export class Throttle implements Pacer {
       );
       return false;
     }
-    if (deadline !== undefined && deadline < this.#resetAt) {
+    // No deadline (undefined) compares as no number: never before the reset.
+    if (deadline! < this.#resetAt) {
       this.#settle(waiter, timeoutError(target, ms));
       return false;
     }

@@ -25,8 +25,8 @@ export interface RedisStoreOptions {
   /**
    * Milliseconds to wait for Redis before pacing a request locally, from 1 to 60,000; or
    * `'auto'` (the default): four times the 99th percentile of Redis's last 100 round trips,
-   * from 50 ms to 1 s, so a store on a busy machine waits as long as its Redis answers there,
-   * and one on an idle machine gives up on a hung Redis after 50 ms.
+   * from 50 ms to 1 s (1 s until it has heard 100), so a store on a busy machine waits as long
+   * as its Redis answers there, and one on an idle machine gives up on a hung Redis after 50 ms.
    */
   timeout?: number | 'auto' | undefined;
 }
@@ -299,19 +299,23 @@ export class RedisStore implements PacingStore {
  * `timeout: 'auto'`: the last {@link REDIS_STORE_DEFAULTS.roundTrips} round trips, late answers
  * included (a Redis that answers in 300 ms on a busy machine teaches the store to wait for it),
  * and the timeout they set. A Redis that hangs answers nothing, so it teaches nothing: the store
- * keeps giving up after what its answers took before.
+ * keeps giving up after what its answers took before. Until it has heard that many, it waits the
+ * longest: a few quick answers are no 99th percentile, and in bench 6d every worker that gave up
+ * early, after 63 or 368 ms as its workers started together, paced locally into the window the
+ * store was granting to the others (docs/benchmarks.md, "Findings of issue 45").
  */
 class RoundTrips {
   readonly #samples: number[] = [];
   #next = 0;
-  #timeout: number = REDIS_STORE_DEFAULTS.minTimeoutMs;
+  #timeout: number = REDIS_STORE_DEFAULTS.maxTimeoutMs;
 
   add(roundTripMs: number): void {
     const { roundTrips, minTimeoutMs, maxTimeoutMs, timeoutFactor } = REDIS_STORE_DEFAULTS;
     this.#samples[this.#next] = Math.min(roundTripMs, maxTimeoutMs);
     this.#next = (this.#next + 1) % roundTrips;
-    const sorted = [...this.#samples].sort((a, b) => a - b);
-    const high = sorted[Math.ceil(sorted.length * 0.99) - 1]!;
+    if (this.#samples.length < roundTrips) return;
+    // The 99th percentile of the hundred: the second highest.
+    const high = [...this.#samples].sort((a, b) => a - b).at(-2)!;
     this.#timeout = Math.min(maxTimeoutMs, Math.max(minTimeoutMs, Math.ceil(high * timeoutFactor)));
   }
 

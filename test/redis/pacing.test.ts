@@ -608,7 +608,7 @@ describeRedis(
       }
     });
 
-    it("timeout 'auto' (the default) follows the round trips it observes, from 50 ms to 1 s", async () => {
+    it("timeout 'auto' (the default) follows the round trips it observes, from 50 ms to 1 s, and waits 1 s until it has heard 100", async () => {
       const connection = await connectRedisClient('ioredis 5', target.url);
       const store = new RedisStore({ client: connection.client, prefix: uniquePrefix() });
       const key = 'cafecafecafecafecafecafecafecafe';
@@ -637,9 +637,14 @@ describeRedis(
         Number(/Redis did not answer within (\d+) ms/.exec(await heldFor(heldMs))?.[1]);
       try {
         await expect(reserve()).resolves.toBe(0);
-        // Quick answers so far: the shortest timeout.
+        // Fewer answers than it keeps are no 99th percentile: it waits the longest meanwhile.
+        expect(await heldFor(900)).toBe('answered');
+        for (let index = 0; index < 100; index++) await reserve();
+        // A hundred quick answers: the shortest timeout.
         expect(await timeoutNow(1900)).toBe(50);
-        // Four times the 1.9 s just observed is more than the longest timeout, a second.
+        // One slow answer in a hundred is the 1 % the percentile leaves out.
+        expect(await timeoutNow(1900)).toBe(50);
+        // Four times the 1.9 s observed twice is more than the longest timeout, a second.
         expect(await timeoutNow(1900)).toBe(1000);
         // A Redis that has been this slow is waited for: a 400 ms round trip is an answer.
         expect(await heldFor(400)).toBe('answered');
