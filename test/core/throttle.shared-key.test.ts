@@ -1,0 +1,108 @@
+/**
+ * A key shared with a consumer the client cannot see, to the millisecond: on a fixed-window
+ * service simulated on a fake clock (test/support/simulated-service.ts), with a fixed latency,
+ * the times each call goes and the turns it is told. The fairness tests bound these (few 429s,
+ * a fair share of the time); these pin the arithmetic behind them (the others' measured rate,
+ * the client's demand, its part of what is left and the spacing), so that a change to any of
+ * it shows. Each trace was checked against docs/architecture.md ("Pacing") when it was written:
+ * what the comments say.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Throttle } from '../../src/core/throttle.js';
+import { foreignConsumer, pacedCall, simulatedService } from '../support/simulated-service.js';
+
+const START = Date.UTC(2026, 10, 22, 9, 0, 0, 0);
+const SHARED = "rate limit: the key's live use is shared";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Runs `job` to its end, 100 ms of the fake clock at a time. */
+async function runToEnd(job: Promise<unknown>) {
+  let done = false;
+  void job.then(() => (done = true));
+  while (!done) await vi.advanceTimersByTimeAsync(100);
+}
+
+describe('a key shared with a steady consumer it cannot see', () => {
+  it('a sequential caller: its probe at once, then its part of what is left spread to the reset, each turn told', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    // 30 per 3 s; the other spends 5 a second, half of it.
+    const service = simulatedService({
+      limiter: 'fixed-first',
+      family: 'x-ratelimit',
+      limit: 30,
+      windowMs: 3000,
+    });
+    const other = foreignConsumer(service, { everyMs: 200 });
+    const throttle = new Throttle();
+    const sentAt: number[] = [];
+    const waits: string[] = [];
+    let limited = 0;
+    await runToEnd(
+      (async () => {
+        for (let call = 0; call < 30; call++) {
+          const record = await pacedCall(throttle, service, () => 20, {
+            onWait: (ms, cause) => waits.push(`${call}: ${Math.round(ms)} ms, ${cause}`),
+            sent: (at) => sentAt.push(at - START),
+          });
+          if (record.limited) limited++;
+        }
+      })(),
+    );
+    other.stop();
+    expect({ limited, others: other.limitedAt.length }).toEqual({ limited: 0, others: 0 });
+    // Each window: its first calls one after the other as their answers come (40 ms each), then,
+    // once the other's spending shows, its part of what is left spread over the time to the
+    // reset, about 300 ms apart; the next window the same.
+    expect(sentAt).toEqual([
+      0, 40, 80, 120, 160, 200, 240, 608, 906, 1227, 1516, 1829, 2103, 2458, 2694, 3000, 3040, 3080,
+      3120, 3160, 3200, 3240, 3608, 3906, 4227, 4516, 4829, 5103, 5458, 5694,
+    ]);
+    const turns = ['328 ms', '258 ms', '281 ms', '249 ms', '273 ms', '234 ms', '315 ms', '196 ms'];
+    expect(waits).toEqual([
+      ...turns.map((turn, index) => `${index + 7}: ${turn}, ${SHARED}`),
+      `15: 266 ms, ${SHARED}`,
+      ...turns.map((turn, index) => `${index + 22}: ${turn}, ${SHARED}`),
+    ]);
+  });
+
+  it('a burst joining a window the other has been spending: half of what is left at once, then one that measures, then the reset', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    // 60 per 10 s; the other spends 4 a second from 2 s before the client's first call.
+    const service = simulatedService({
+      limiter: 'fixed-first',
+      family: 'x-ratelimit',
+      limit: 60,
+      windowMs: 10_000,
+    });
+    const other = foreignConsumer(service, { everyMs: 250 });
+    await vi.advanceTimersByTimeAsync(2000);
+    // 9 of the other's spent: its first answer says 50 left. 25 go at once after the first (slow
+    // start doubling), one more when the rate span ends (1 s after that answer, 3040), whose
+    // answer shows the other's rate: its part taken, the rest wait for the reset at 10 s.
+    const throttle = new Throttle();
+    const sentAt: number[] = [];
+    const waits: string[] = [];
+    await runToEnd(
+      Promise.all(
+        Array.from({ length: 30 }, (_, call) =>
+          pacedCall(throttle, service, () => 20, {
+            onWait: (ms, cause) => waits.push(`${call}: ${Math.round(ms)} ms, ${cause}`),
+            sent: (at) => sentAt.push(at - START),
+          }),
+        ),
+      ),
+    );
+    other.stop();
+    expect(sentAt).toEqual([
+      2000, 2040, 2040, 2080, 2080, 2080, 2080, 2120, 2120, 2120, 2120, 2120, 2120, 2120, 2120,
+      2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 3040, 10000, 10040, 10040,
+    ]);
+    expect(waits).toEqual([
+      ...[26, 27, 28, 29].map((call) => `${call}: 880 ms, ${SHARED}`),
+      ...[27, 28, 29].map((call) => `${call}: 6960 ms, ${SHARED}`),
+    ]);
+  });
+});
