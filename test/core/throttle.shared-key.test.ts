@@ -18,6 +18,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** How many of `items` are each value, in order of first appearance. */
+function tally<T>(items: T[]): Array<[T, number]> {
+  const counts = new Map<T, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return [...counts];
+}
+
 /** Runs `job` to its end, 100 ms of the fake clock at a time. */
 async function runToEnd(job: Promise<unknown>) {
   let done = false;
@@ -68,7 +75,7 @@ describe('a key shared with a steady consumer it cannot see', () => {
     ]);
   });
 
-  it('a burst joining a window the other has been spending: half of what is left at once, then one that measures, then the reset', async () => {
+  it('a burst joining a window the other has been spending: half of what is left at once, then one that measures, then the reset; the next windows from its part of the last', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
     // 60 per 10 s; the other spends 4 a second from 2 s before the client's first call.
     const service = simulatedService({
@@ -87,22 +94,40 @@ describe('a key shared with a steady consumer it cannot see', () => {
     const waits: string[] = [];
     await runToEnd(
       Promise.all(
-        Array.from({ length: 30 }, (_, call) =>
+        Array.from({ length: 70 }, () =>
           pacedCall(throttle, service, () => 20, {
-            onWait: (ms, cause) => waits.push(`${call}: ${Math.round(ms)} ms, ${cause}`),
+            onWait: (ms, cause) => waits.push(`${Math.round(ms)} ms, ${cause}`),
             sent: (at) => sentAt.push(at - START),
           }),
         ),
       ),
     );
     other.stop();
-    expect(sentAt).toEqual([
-      2000, 2040, 2040, 2080, 2080, 2080, 2080, 2120, 2120, 2120, 2120, 2120, 2120, 2120, 2120,
-      2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 2160, 3040, 10000, 10040, 10040,
+    // Each window alike: slow start from the first answer (1, 2, 4, 8…) up to its budget,
+    // one request at the rate span's end, then the reset; the second and third windows' budget
+    // is its part of the window before, which others spent while its calls waited.
+    expect(tally(sentAt)).toEqual([
+      [2000, 1],
+      [2040, 2],
+      [2080, 4],
+      [2120, 8],
+      [2160, 11],
+      [3040, 1],
+      [10000, 1],
+      [10040, 2],
+      [10080, 4],
+      [10120, 8],
+      [10160, 15],
+      [11040, 1],
+      [20000, 1],
+      [20040, 2],
+      [20080, 4],
+      [20120, 5],
     ]);
-    expect(waits).toEqual([
-      ...[26, 27, 28, 29].map((call) => `${call}: 880 ms, ${SHARED}`),
-      ...[27, 28, 29].map((call) => `${call}: 6960 ms, ${SHARED}`),
+    expect(tally(waits)).toEqual([
+      [`880 ms, ${SHARED}`, 57],
+      [`6960 ms, ${SHARED}`, 43],
+      [`8960 ms, ${SHARED}`, 12],
     ]);
   });
 });

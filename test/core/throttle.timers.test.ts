@@ -128,4 +128,20 @@ describe('Throttle: the wake timer', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(call.sentAt).toBe(31_000);
   });
+
+  it('tells a call of a wait under a second, and rejects at once a call whose signal has aborted', async () => {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(0, START + 1000));
+    vi.setSystemTime(START + 400);
+    const onWait = vi.fn();
+    const waiting = throttle.acquire({ target, onWait });
+    expect(onWait).toHaveBeenCalledExactlyOnceWith(600, 'rate limit: X-RateLimit-Reset');
+    await vi.advanceTimersByTimeAsync(600);
+    await waiting;
+    // The window is forgotten, and one request may go: not one whose caller gave up.
+    await expect(
+      new Throttle().acquire({ target, signal: AbortSignal.abort(new Error('before')) }),
+    ).rejects.toThrow('before');
+  });
 });
