@@ -131,3 +131,57 @@ describe('a key shared with a steady consumer it cannot see', () => {
     ]);
   });
 });
+
+describe('a key shared with others, answer by answer', () => {
+  const target = { method: 'GET', url: 'https://api.example.test/v1/users' };
+  const answer = (remaining: number) =>
+    new Headers({
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String((START + 10_000) / 1000),
+    });
+
+  it('tells each queued call its turn: the next paced send, and one spacing more per place ahead of it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(50));
+    await throttle.acquire({ target });
+    // A second on, 19 more of the others' requests counted: 19 per second, 171 to the reset,
+    // far more than the 30 left. This client's part: half the window (25.5 of its 51) less the
+    // 3 it has, 22.5, over the 9 s left: one every 400 ms.
+    vi.setSystemTime(START + 1000);
+    throttle.update(answer(30));
+    const told: number[][] = [];
+    const sentAt: number[] = [];
+    const calls = Array.from({ length: 5 }, (_, index) => {
+      told[index] = [];
+      return throttle
+        .acquire({ target, onWait: (ms) => told[index]!.push(ms) })
+        .then(() => sentAt.push(Date.now() - START));
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toEqual([[], [400], [800], [1200], [1600]]);
+    // Its turn at 1800 comes, but two are in flight, its share of the 30 left (1 of the 20
+    // requests each second, its own and the others'): it waits for an answer.
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(sentAt).toEqual([1000, 1400]);
+    // At 4 s an answer: 20 left; one goes, the two after it are told their new turns.
+    throttle.update(answer(20));
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(sentAt).toEqual([1000, 1400, 4000]);
+    expect(told.map((waits) => waits.map(Math.round))).toEqual([
+      [],
+      [400],
+      [800],
+      [1200, 667],
+      [1600, 1333],
+    ]);
+    for (let answers = 0; answers < 3; answers++) {
+      throttle.update(answer(19 - answers));
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    await Promise.all(calls);
+    expect(sentAt).toEqual([1000, 1400, 4000, 7000, 8000]);
+  });
+});
