@@ -73,3 +73,45 @@ describe('Throttle: the first rate span of a window', () => {
     expect(countsAt(await alone(16, 20, 10))).toEqual({ 0: 8, 1000: 2 });
   });
 });
+
+describe('Throttle: a window after one the others spent', () => {
+  /**
+   * A client that saw the others spend 19 of its window's 50 in a second, with a request of its
+   * own in flight when the next window shows: at its reset (`expired`), or on an answer before it.
+   * When each of 40 calls after that went, each answered at once (ms since START).
+   */
+  async function afterOthersSpent(expired: boolean) {
+    const resetAt = START + 10_000;
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(50, resetAt, 100));
+    await throttle.acquire({ target });
+    vi.setSystemTime(START + 1000);
+    throttle.update(answer(30, resetAt, 100));
+    await throttle.acquire({ target });
+    vi.setSystemTime(expired ? resetAt : resetAt - 1000);
+    const sentAt: number[] = [];
+    let left = 90;
+    const next = () =>
+      throttle.acquire({ target }).then(() => {
+        sentAt.push(Date.now() - START);
+        throttle.update(answer(--left, START + 20_000, 100));
+      });
+    const calls = expired ? [next()] : [];
+    throttle.update(answer(left, START + 20_000, 100));
+    calls.push(...Array.from({ length: 40 }, next));
+    await vi.advanceTimersByTimeAsync(0);
+    return countsAt(sentAt);
+  }
+
+  // Its part of the last window: 1 of the 20 requests its answers showed (its own, the others'
+  // 19), so 90 × 1/20 = 4.5 of the next one's 90 before a span has measured the others. Alone,
+  // it would have sent 45 at once.
+  it('sends its part of the last window at once, when the reset has passed first', async () => {
+    expect(await afterOthersSpent(true)).toEqual({ 10000: 5 });
+  });
+
+  it('sends its part of the last window at once, when an answer shows the next before the reset', async () => {
+    expect(await afterOthersSpent(false)).toEqual({ 9000: 5 });
+  });
+});
