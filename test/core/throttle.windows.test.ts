@@ -76,6 +76,37 @@ describe('Throttle: requests in flight', () => {
     expect(calls.filter((call) => call.sentAt !== undefined)).toHaveLength(3);
   });
 
+  it('frees one place per request that got no answer', async () => {
+    const throttle = new Throttle();
+    const calls = Array.from({ length: 5 }, () => queued(throttle));
+    await settle();
+    throttle.update(answer(99, START + 60_000));
+    await settle();
+    // Two in flight, of two allowed: one gives up, one more goes.
+    throttle.release();
+    await settle();
+    expect(calls.filter((call) => call.sentAt !== undefined)).toHaveLength(4);
+  });
+
+  it('lets the next call go when the request that was to measure the others got no answer', async () => {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    // 12 left of 20: 6 go at once, one more when the rate span ends, whose answer measures.
+    let left = 12;
+    throttle.update(answer(left, START + 60_000, 20));
+    for (let call = 0; call < 6; call++) {
+      await throttle.acquire({ target });
+      throttle.update(answer(--left, START + 60_000, 20));
+    }
+    const measuring = queued(throttle);
+    const next = queued(throttle);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect([measuring.sentAt, next.sentAt]).toEqual([1000, undefined]);
+    throttle.release();
+    await settle();
+    expect(next.sentAt).toBe(1000);
+  });
+
   it('an answer without rate-limit headers frees the place and grows the window', async () => {
     const throttle = new Throttle();
     const calls = Array.from({ length: 4 }, () => queued(throttle));
