@@ -114,6 +114,24 @@ describe('Throttle: the wake timer', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('sends a call that arrives at the reset, before the timer fires, after the calls waiting', async () => {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(0, START + 5000));
+    const order: string[] = [];
+    const call = (name: string) =>
+      throttle.acquire({ target }).then(() => {
+        order.push(name);
+        throttle.update(answer(50, START + 65_000));
+      });
+    const calls = [call('waiting'), call('also waiting')];
+    vi.setSystemTime(START + 5000);
+    calls.push(call('new'));
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all(calls);
+    expect(order).toEqual(['waiting', 'also waiting', 'new']);
+  });
+
   it('follows a reset that an answer of the same window moved later', async () => {
     const throttle = new Throttle();
     await throttle.acquire({ target });
