@@ -141,17 +141,25 @@ describe('a key shared with others, answer by answer', () => {
       'x-ratelimit-reset': String((START + 10_000) / 1000),
     });
 
-  it('tells each queued call its turn: the next paced send, and one spacing more per place ahead of it', async () => {
+  /**
+   * A client whose first answer said 50 left, and a second on, after one more request of its own,
+   * 30: 19 more of the others' requests counted, 19 per second, 171 to the reset, far more than
+   * the 30 left. Its part: half the window (25.5 of its 51) less the 3 it has, 22.5, over the
+   * 9 s left: one every 400 ms.
+   */
+  async function beside19PerSecond() {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
     const throttle = new Throttle();
     await throttle.acquire({ target });
     throttle.update(answer(50));
     await throttle.acquire({ target });
-    // A second on, 19 more of the others' requests counted: 19 per second, 171 to the reset,
-    // far more than the 30 left. This client's part: half the window (25.5 of its 51) less the
-    // 3 it has, 22.5, over the 9 s left: one every 400 ms.
     vi.setSystemTime(START + 1000);
     throttle.update(answer(30));
+    return throttle;
+  }
+
+  it('tells each queued call its turn: the next paced send, and one spacing more per place ahead of it', async () => {
+    const throttle = await beside19PerSecond();
     const told: number[][] = [];
     const sentAt: number[] = [];
     const calls = Array.from({ length: 5 }, (_, index) => {
@@ -183,5 +191,23 @@ describe('a key shared with others, answer by answer', () => {
     }
     await Promise.all(calls);
     expect(sentAt).toEqual([1000, 1400, 4000, 7000, 8000]);
+  });
+
+  it('tells a call nothing of its turn when it has come, and it waits only for an answer', async () => {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(400);
+    await throttle.acquire({ target });
+    // Two in flight, its share: the next waits for an answer, its turn (1800) has passed.
+    vi.setSystemTime(START + 2000);
+    const onWait = vi.fn();
+    let sentAt: number | undefined;
+    void throttle.acquire({ target, onWait }).then(() => (sentAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sentAt).toBeUndefined();
+    throttle.update(answer(28));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentAt).toBe(2100);
+    expect(onWait).not.toHaveBeenCalled();
   });
 });
