@@ -210,4 +210,33 @@ describe('a key shared with others, answer by answer', () => {
     expect(sentAt).toBe(2100);
     expect(onWait).not.toHaveBeenCalled();
   });
+
+  it("waits for the answer in flight once the others' rate has spent what the last answer said was left", async () => {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    // 1.6 s after the answer that said 30: at 19 a second the others have spent them.
+    vi.setSystemTime(START + 2600);
+    let sentAt: number | undefined;
+    void throttle.acquire({ target }).then(() => (sentAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentAt).toBeUndefined();
+    // The answer tells: 10 left, its share of them 1.
+    vi.setSystemTime(START + 2700);
+    throttle.update(answer(10));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentAt).toBe(2700);
+  });
+
+  it("waits for the reset, told, once the others' rate has spent what the last answer said was left and none is in flight", async () => {
+    const throttle = await beside19PerSecond();
+    vi.setSystemTime(START + 2600);
+    const onWait = vi.fn();
+    let sentAt: number | undefined;
+    void throttle.acquire({ target, onWait }).then(() => (sentAt = Date.now() - START));
+    expect(onWait).toHaveBeenCalledExactlyOnceWith(7400, SHARED);
+    await vi.advanceTimersByTimeAsync(7399);
+    expect(sentAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentAt).toBe(10_000);
+  });
 });
