@@ -242,4 +242,37 @@ describe('a key shared with others, answer by answer', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(sentAt).toBe(10_000);
   });
+
+  /**
+   * Two of its requests in flight, its share of the 30 left, and a third waiting for an answer
+   * though its turn has come: then one of a store's requests is answered, its reset `resetIn`
+   * seconds from the start (the known window's is 10). When the third went, if it did.
+   */
+  async function afterAStoresAnswer(resetIn: number) {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(400);
+    await throttle.acquire({ target });
+    let sentAt: number | undefined;
+    void throttle.acquire({ target }).then(() => (sentAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(400);
+    throttle.observe(
+      new Headers({
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': '30',
+        'x-ratelimit-reset': String(START / 1000 + resetIn),
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    return sentAt;
+  }
+
+  it('counts an answer of the known window whose reset reads two seconds earlier: its share grows', async () => {
+    // Three of its answers against the others' 19: a share of 3 of the 30 left.
+    expect(await afterAStoresAnswer(8)).toBe(1800);
+  });
+
+  it('counts nothing of an answer from a window before the known one', async () => {
+    expect(await afterAStoresAnswer(3)).toBeUndefined();
+  });
 });
