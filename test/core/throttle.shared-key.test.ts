@@ -137,11 +137,11 @@ describe('a key shared with a steady consumer it cannot see', () => {
 
 describe('a key shared with others, answer by answer', () => {
   const target = { method: 'GET', url: 'https://api.example.test/v1/users' };
-  const answer = (remaining: number) =>
+  const answer = (remaining: number, resetAt = START + 10_000) =>
     new Headers({
       'x-ratelimit-limit': '100',
       'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String((START + 10_000) / 1000),
+      'x-ratelimit-reset': String(resetAt / 1000),
     });
 
   /**
@@ -150,14 +150,14 @@ describe('a key shared with others, answer by answer', () => {
    * the 30 left. Its part: half the window (25.5 of its 51) less the 3 it has, 22.5, over the
    * 9 s left: one every 400 ms.
    */
-  async function beside19PerSecond() {
+  async function beside19PerSecond(resetAt = START + 10_000) {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
     const throttle = new Throttle();
     await throttle.acquire({ target });
-    throttle.update(answer(50));
+    throttle.update(answer(50, resetAt));
     await throttle.acquire({ target });
     vi.setSystemTime(START + 1000);
-    throttle.update(answer(30));
+    throttle.update(answer(30, resetAt));
     return throttle;
   }
 
@@ -274,5 +274,23 @@ describe('a key shared with others, answer by answer', () => {
 
   it('counts nothing of an answer from a window before the known one', async () => {
     expect(await afterAStoresAnswer(3)).toBeUndefined();
+  });
+
+  it('waits on that guess for a reset up to the cap away, never beyond it', async () => {
+    // A reset exactly the cap (60 s) after the call: it waits for it, told.
+    let throttle = await beside19PerSecond(START + 63_000);
+    vi.setSystemTime(START + 3000);
+    const onWait = vi.fn();
+    let sentAt: number | undefined;
+    void throttle.acquire({ target, onWait }).then(() => (sentAt = Date.now() - START));
+    expect(onWait).toHaveBeenCalledExactlyOnceWith(60_000, SHARED);
+    // An hour away: the guess waits for nothing, the call goes on its paced turn, at once.
+    vi.useRealTimers();
+    throttle = await beside19PerSecond(START + 3_600_000);
+    vi.setSystemTime(START + 3000);
+    sentAt = undefined;
+    void throttle.acquire({ target }).then(() => (sentAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentAt).toBe(3000);
   });
 });
