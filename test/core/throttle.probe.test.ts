@@ -1,0 +1,117 @@
+/**
+ * A window's first rate span, on a fake clock: before a span has shown whether others spend the
+ * window, a client sends at once half of what its first answer said was left, or ten (at most a
+ * quarter of the limit) when that is more; then one request when the span ends, whose answer
+ * measures; then, alone, the rest at once.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Throttle } from '../../src/core/throttle.js';
+
+// A whole second, as X-RateLimit-Reset counts.
+const START = Date.UTC(2026, 10, 22);
+const target = { method: 'GET', url: 'https://api.example/v1/users' };
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function answer(remaining: number, resetAt: number, limit: number) {
+  return new Headers({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+  });
+}
+
+/**
+ * A client alone on a key: its first answer says `remaining` of `limit` are left in a window that
+ * resets in a minute; each later call is answered at once. When each of `calls` more went (ms
+ * since START).
+ */
+async function alone(remaining: number, limit: number, calls: number) {
+  const resetAt = START + 60_000;
+  const throttle = new Throttle();
+  await throttle.acquire({ target });
+  let left = remaining;
+  throttle.update(answer(left, resetAt, limit));
+  const sentAt: number[] = [];
+  const done = Array.from({ length: calls }, () =>
+    throttle.acquire({ target }).then(() => {
+      sentAt.push(Date.now() - START);
+      throttle.update(answer(--left, resetAt, limit));
+    }),
+  );
+  await vi.advanceTimersByTimeAsync(5000);
+  await Promise.all(done);
+  return sentAt;
+}
+
+/** How many of `sentAt` went at each time. */
+function countsAt(sentAt: number[]) {
+  const counts = new Map<number, number>();
+  for (const at of sentAt) counts.set(at, (counts.get(at) ?? 0) + 1);
+  return Object.fromEntries(counts);
+}
+
+describe('Throttle: the first rate span of a window', () => {
+  it('sends half of what was left at once, then one at the span end, then the rest once it answered', async () => {
+    expect(countsAt(await alone(40, 100, 30))).toEqual({ 0: 20, 1000: 10 });
+  });
+
+  it('sends ten at once when half of what was left is fewer', async () => {
+    expect(countsAt(await alone(12, 100, 11))).toEqual({ 0: 10, 1000: 1 });
+  });
+
+  it('sends a quarter of the limit at once when that is fewer than ten, and half of what was left fewer still', async () => {
+    expect(countsAt(await alone(9, 20, 8))).toEqual({ 0: 5, 1000: 3 });
+  });
+
+  it('sends half of what was left when a quarter of the limit is fewer', async () => {
+    expect(countsAt(await alone(16, 20, 10))).toEqual({ 0: 8, 1000: 2 });
+  });
+});
+
+describe('Throttle: a window after one the others spent', () => {
+  /**
+   * A client that saw the others spend 19 of its window's 50 in a second, with a request of its
+   * own in flight when the next window shows: at its reset (`expired`), or on an answer before it.
+   * When each of 40 calls after that went, each answered at once (ms since START).
+   */
+  async function afterOthersSpent(expired: boolean) {
+    const resetAt = START + 10_000;
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(50, resetAt, 100));
+    await throttle.acquire({ target });
+    vi.setSystemTime(START + 1000);
+    throttle.update(answer(30, resetAt, 100));
+    await throttle.acquire({ target });
+    vi.setSystemTime(expired ? resetAt : resetAt - 1000);
+    const sentAt: number[] = [];
+    let left = 90;
+    const next = () =>
+      throttle.acquire({ target }).then(() => {
+        sentAt.push(Date.now() - START);
+        throttle.update(answer(--left, START + 20_000, 100));
+      });
+    const calls = expired ? [next()] : [];
+    throttle.update(answer(left, START + 20_000, 100));
+    calls.push(...Array.from({ length: 40 }, next));
+    await vi.advanceTimersByTimeAsync(0);
+    return countsAt(sentAt);
+  }
+
+  // Its part of the last window: 1 of the 20 requests its answers showed (its own, the others'
+  // 19), so 90 × 1/20 = 4.5 of the next one's 90 before a span has measured the others. Alone,
+  // it would have sent 45 at once.
+  it('sends its part of the last window at once, when the reset has passed first', async () => {
+    expect(await afterOthersSpent(true)).toEqual({ 10000: 5 });
+  });
+
+  it('sends its part of the last window at once, when an answer shows the next before the reset', async () => {
+    expect(await afterOthersSpent(false)).toEqual({ 9000: 5 });
+  });
+});
