@@ -3,34 +3,13 @@
  * millisecond, not before, by one timer moved to the earliest; a deadline further than the cap is
  * checked again within the cap; the calls without one keep waiting.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiTimeoutError } from '../../src/core/errors.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { MAX_WAIT_MS } from '../../src/internal/headers.js';
+import { queued, START, target, useFakeClockFromStart } from '../support/throttle.js';
 
-const START = Date.UTC(2026, 10, 22);
-const target = { method: 'GET', url: 'https://api.example/v1/users' };
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-/** A call queued on `throttle`: when it went or failed (ms since START), once it has. */
-function queued(throttle: Throttle, deadlineIn?: number) {
-  const call: { sentAt?: number; failedAt?: number; error?: unknown } = {};
-  const deadline = deadlineIn === undefined ? undefined : START + deadlineIn;
-  throttle.acquire({ target, deadline }).then(
-    () => (call.sentAt = Date.now() - START),
-    (error: unknown) => {
-      call.failedAt = Date.now() - START;
-      call.error = error;
-    },
-  );
-  return call;
-}
+useFakeClockFromStart();
 
 /** A throttle with its first request in flight: the window is not known yet. */
 async function awaitingFirstAnswer() {
@@ -42,8 +21,8 @@ async function awaitingFirstAnswer() {
 describe('Throttle: deadlines of waiting calls', () => {
   it('fails each call at its own deadline, the earliest first, with one timer', async () => {
     const throttle = await awaitingFirstAnswer();
-    const later = queued(throttle, 5000);
-    const sooner = queued(throttle, 3000);
+    const later = queued(throttle, { deadline: START + 5000 });
+    const sooner = queued(throttle, { deadline: START + 3000 });
     const none = queued(throttle);
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(2999);
@@ -66,8 +45,8 @@ describe('Throttle: deadlines of waiting calls', () => {
 
   it('keeps the earlier timer when a later deadline joins', async () => {
     const throttle = await awaitingFirstAnswer();
-    const sooner = queued(throttle, 2000);
-    const later = queued(throttle, 4000);
+    const sooner = queued(throttle, { deadline: START + 2000 });
+    const later = queued(throttle, { deadline: START + 4000 });
     await vi.advanceTimersByTimeAsync(2000);
     expect(sooner.failedAt).toBe(2000);
     expect(later.failedAt).toBeUndefined();
@@ -77,7 +56,7 @@ describe('Throttle: deadlines of waiting calls', () => {
 
   it('checks a deadline beyond the cap again within the cap, and fails the call at it', async () => {
     const throttle = await awaitingFirstAnswer();
-    const call = queued(throttle, MAX_WAIT_MS * 2 + 30_000);
+    const call = queued(throttle, { deadline: START + MAX_WAIT_MS * 2 + 30_000 });
     await vi.advanceTimersToNextTimerAsync();
     expect(Date.now() - START).toBe(MAX_WAIT_MS);
     expect(call.failedAt).toBeUndefined();
@@ -90,8 +69,8 @@ describe('Throttle: deadlines of waiting calls', () => {
 
   it('fails at once a call whose deadline has passed, and sends the others', async () => {
     const throttle = await awaitingFirstAnswer();
-    const late = queued(throttle, 0);
-    const waiting = queued(throttle, 1000);
+    const late = queued(throttle, { deadline: START + 0 });
+    const waiting = queued(throttle, { deadline: START + 1000 });
     await vi.advanceTimersByTimeAsync(0);
     expect(late.failedAt).toBe(0);
     expect((late.error as Error).message).toBe(

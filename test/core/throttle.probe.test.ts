@@ -4,27 +4,11 @@
  * quarter of the limit) when that is more; then one request when the span ends, whose answer
  * measures; then, alone, the rest at once.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Throttle } from '../../src/core/throttle.js';
+import { answer, START, target, useFakeClockFromStart } from '../support/throttle.js';
 
-// A whole second, as X-RateLimit-Reset counts.
-const START = Date.UTC(2026, 10, 22);
-const target = { method: 'GET', url: 'https://api.example/v1/users' };
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-function answer(remaining: number, resetAt: number, limit: number) {
-  return new Headers({
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-  });
-}
+useFakeClockFromStart();
 
 /**
  * A client alone on a key: its first answer says `remaining` of `limit` are left in a window that

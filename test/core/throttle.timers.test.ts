@@ -4,41 +4,15 @@
  * over it is reached in two), following a reset that moved later, and cleared when the queue
  * empties; calls that leave by their signal leave the others in order.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../src/core/config.js';
 import { Log } from '../../src/core/logger.js';
 import { createThrottle, RESET_ROUNDING_MS, Throttle } from '../../src/core/throttle.js';
 import { MAX_WAIT_MS } from '../../src/internal/headers.js';
 import { TEST_API_KEY, TEST_BASE_URL } from '../support/core.js';
+import { answer, queued, START, target, useFakeClockFromStart } from '../support/throttle.js';
 
-// A whole second, as X-RateLimit-Reset counts.
-const START = Date.UTC(2026, 10, 22);
-const target = { method: 'GET', url: 'https://api.example/v1/users' };
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-function answer(remaining: number, resetAt: number, limit = 100) {
-  return new Headers({
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-  });
-}
-
-/** A call queued on `throttle`: when it went (ms since START), or its error. */
-function queued(throttle: Throttle, signal?: AbortSignal) {
-  const call: { sentAt?: number; error?: unknown } = {};
-  throttle.acquire({ target, signal }).then(
-    () => (call.sentAt = Date.now() - START),
-    (error: unknown) => (call.error = error),
-  );
-  return call;
-}
+useFakeClockFromStart();
 
 describe('createThrottle', () => {
   const log = new Log(console, 'off');
@@ -71,7 +45,7 @@ describe('Throttle: the wake timer', () => {
     await throttle.acquire({ target });
     throttle.update(answer(0, START + 5000));
     const controller = new AbortController();
-    const calls = Array.from({ length: 3 }, () => queued(throttle, controller.signal));
+    const calls = Array.from({ length: 3 }, () => queued(throttle, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(1);
     controller.abort(new Error('gave up'));

@@ -4,38 +4,11 @@
  * one window that overtake each other; a new window; an earlier reset of a spent sliding window
  * or token bucket. Each case checks when the next call goes, to the millisecond.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Throttle } from '../../src/core/throttle.js';
+import { answer, queued, START, target, useFakeClockFromStart } from '../support/throttle.js';
 
-// A whole second, as X-RateLimit-Reset counts.
-const START = Date.UTC(2026, 10, 22);
-const target = { method: 'GET', url: 'https://api.example/v1/users' };
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-/** An answer's headers: `remaining` left of `limit` in a window that resets at `resetAt` (ms). */
-function answer(remaining: number, resetAt: number, limit = 100) {
-  return new Headers({
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-  });
-}
-
-/** A call queued on `throttle`: when it went (ms since START), once it has. */
-function queued(throttle: Throttle, deadline?: number) {
-  const call: { sentAt?: number; error?: unknown } = {};
-  throttle.acquire({ target, deadline }).then(
-    () => (call.sentAt = Date.now() - START),
-    (error: unknown) => (call.error = error),
-  );
-  return call;
-}
+useFakeClockFromStart();
 
 /** Lets settled promises run, without moving the clock. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
