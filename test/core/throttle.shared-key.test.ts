@@ -214,6 +214,20 @@ describe('a key shared with others, answer by answer', () => {
     expect(onWait).not.toHaveBeenCalled();
   });
 
+  it('keeps the paced turn of the next call when a request in flight gets no answer', async () => {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    let sentAt: number | undefined;
+    void throttle.acquire({ target }).then(() => (sentAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(100);
+    // No answer says anything: its turn, 400 ms after the last send, stands.
+    throttle.release();
+    await vi.advanceTimersByTimeAsync(299);
+    expect(sentAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentAt).toBe(1400);
+  });
+
   it("waits for the answer in flight once the others' rate has spent what the last answer said was left", async () => {
     const throttle = await beside19PerSecond();
     await throttle.acquire({ target });
