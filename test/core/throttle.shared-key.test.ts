@@ -214,6 +214,28 @@ describe('a key shared with others, answer by answer', () => {
     expect(onWait).not.toHaveBeenCalled();
   });
 
+  it('sends at once beside others who spend little: their rate and its own, to the reset, leave more than it needs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(90));
+    await throttle.acquire({ target });
+    // One of the others' requests in a second: 9 more to the reset, of the 88 left.
+    vi.setSystemTime(START + 1000);
+    let left = 88;
+    throttle.update(answer(left));
+    const sentAt: number[] = [];
+    const calls = Array.from({ length: 4 }, () =>
+      throttle.acquire({ target }).then(() => {
+        sentAt.push(Date.now() - START);
+        throttle.update(answer(--left));
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all(calls);
+    expect(sentAt).toEqual([1000, 1000, 1000, 1000]);
+  });
+
   it('keeps the paced turn of the next call when a request in flight gets no answer', async () => {
     const throttle = await beside19PerSecond();
     await throttle.acquire({ target });
