@@ -99,3 +99,25 @@ describe('Throttle: a window after one the others spent', () => {
     expect(await afterOthersSpent(false)).toEqual({ 9000: 5 });
   });
 });
+
+describe('Throttle: the answer that ends the first rate span', () => {
+  it('spaces the calls after it by its part of what is left when it shows others spending', async () => {
+    const resetAt = START + 10_000;
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    let left = 80;
+    throttle.update(answer(left, resetAt));
+    const sentAt: number[] = [];
+    const calls = Array.from({ length: 44 }, () =>
+      throttle.acquire({ target }).then(() => {
+        sentAt.push(Date.now() - START);
+        // The answer of the request at the span's end shows 3 of the others' requests.
+        left -= Date.now() - START === 1000 ? 4 : 1;
+        throttle.update(answer(left, resetAt));
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(5000);
+    await Promise.all(calls);
+    expect(countsAt(sentAt)).toEqual({ 0: 40, 1000: 1, 2000: 3 });
+  });
+});
