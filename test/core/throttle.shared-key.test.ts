@@ -236,6 +236,25 @@ describe('a key shared with others, answer by answer', () => {
     expect(sentAt).toEqual([1000, 1000, 1000, 1000]);
   });
 
+  it('counts its own sends of the span before for the part of that span still within the last second', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(30));
+    await throttle.acquire({ target });
+    // One of the others' requests in a second: 9 more to the reset, of the 28 left.
+    vi.setSystemTime(START + 1000);
+    throttle.update(answer(28));
+    vi.setSystemTime(START + 1500);
+    const sentAt: number[] = [];
+    for (let call = 0; call < 3; call++) {
+      void throttle.acquire({ target }).then(() => sentAt.push(Date.now() - START));
+    }
+    await vi.advanceTimersByTimeAsync(3000);
+    // Its own two sends of the span before count for half: two go at once, then it is pressed.
+    expect(sentAt).toEqual([1500, 1500, 1986]);
+  });
+
   it('keeps the paced turn of the next call when a request in flight gets no answer', async () => {
     const throttle = await beside19PerSecond();
     await throttle.acquire({ target });
