@@ -255,6 +255,22 @@ describe('a key shared with others, answer by answer', () => {
     expect(sentAt).toEqual([1500, 1500, 1986]);
   });
 
+  it('sends at once, before its paced turn, when an answer a rate span on shows the others stopped', async () => {
+    const resetAt = START + 21_000;
+    const throttle = await beside19PerSecond(resetAt);
+    const sentAt: number[] = [];
+    for (let call = 0; call < 3; call++) {
+      void throttle.acquire({ target }).then(() => sentAt.push(Date.now() - START));
+    }
+    // Its part of what is left over the 20 s to the reset: one about every 889 ms.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sentAt).toEqual([1000, 1889]);
+    // A second after the last measure, none of the others' requests more: the next goes now.
+    throttle.update(answer(29, resetAt));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentAt).toEqual([1000, 1889, 2000]);
+  });
+
   it('keeps the paced turn of the next call when a request in flight gets no answer', async () => {
     const throttle = await beside19PerSecond();
     await throttle.acquire({ target });
