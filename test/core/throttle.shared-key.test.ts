@@ -8,6 +8,7 @@
  * what the comments say.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiTimeoutError } from '../../src/core/errors.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { foreignConsumer, pacedCall, simulatedService } from '../support/simulated-service.js';
 
@@ -269,6 +270,16 @@ describe('a key shared with others, answer by answer', () => {
     throttle.update(answer(29, resetAt));
     await vi.advanceTimersByTimeAsync(0);
     expect(sentAt).toEqual([1000, 1889, 2000]);
+  });
+
+  it('tells a call refused at once, its deadline passed, nothing of a paced turn', async () => {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    const onWait = vi.fn();
+    await expect(throttle.acquire({ target, deadline: Date.now(), onWait })).rejects.toBeInstanceOf(
+      ApiTimeoutError,
+    );
+    expect(onWait).not.toHaveBeenCalled();
   });
 
   it('keeps the paced turn of the next call when a request in flight gets no answer', async () => {
