@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiTimeoutError } from '../../src/core/errors.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { MAX_WAIT_MS } from '../../src/internal/headers.js';
-import { queued, START, target, useFakeClockFromStart } from '../support/throttle.js';
+import { answer, queued, START, target, useFakeClockFromStart } from '../support/throttle.js';
 
 useFakeClockFromStart();
 
@@ -80,5 +80,16 @@ describe('Throttle: deadlines of waiting calls', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(waiting.sentAt).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('waits for a spent window whose reset is its deadline, and fails at the deadline, not before', async () => {
+    const throttle = await awaitingFirstAnswer();
+    throttle.update(answer(0, START + 5000));
+    const call = queued(throttle, { deadline: START + 5000 });
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(call.failedAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(call.failedAt).toBe(5000);
+    expect(call.error).toBeInstanceOf(ApiTimeoutError);
   });
 });

@@ -99,3 +99,47 @@ describe('Throttle: a window after one the others spent', () => {
     expect(await afterOthersSpent(false)).toEqual({ 9000: 5 });
   });
 });
+
+describe('Throttle: the answer that ends the first rate span', () => {
+  it('spaces the calls after it by its part of what is left when it shows others spending', async () => {
+    const resetAt = START + 10_000;
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    let left = 80;
+    throttle.update(answer(left, resetAt));
+    const sentAt: number[] = [];
+    const calls = Array.from({ length: 44 }, () =>
+      throttle.acquire({ target }).then(() => {
+        sentAt.push(Date.now() - START);
+        // The answer of the request at the span's end shows 3 of the others' requests.
+        left -= Date.now() - START === 1000 ? 4 : 1;
+        throttle.update(answer(left, resetAt));
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(5000);
+    await Promise.all(calls);
+    expect(countsAt(sentAt)).toEqual({ 0: 40, 1000: 1, 2000: 3 });
+  });
+  it('lets the next call go when that request got no answer, though others spend the window', async () => {
+    const resetAt = START + 10_000;
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    // 20 left: ten go at once, the last one's answer showing 3 of the others' requests.
+    let left = 20;
+    throttle.update(answer(left, resetAt));
+    for (let call = 0; call < 10; call++) {
+      await throttle.acquire({ target });
+      left -= call === 9 ? 4 : 1;
+      throttle.update(answer(left, resetAt));
+    }
+    let measuringAt: number | undefined;
+    let nextAt: number | undefined;
+    void throttle.acquire({ target }).then(() => (measuringAt = Date.now() - START));
+    void throttle.acquire({ target }).then(() => (nextAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect([measuringAt, nextAt]).toEqual([1000, undefined]);
+    throttle.release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(nextAt).toBe(1000);
+  });
+});

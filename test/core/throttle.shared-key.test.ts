@@ -8,6 +8,7 @@
  * what the comments say.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiTimeoutError } from '../../src/core/errors.js';
 import { Throttle } from '../../src/core/throttle.js';
 import { foreignConsumer, pacedCall, simulatedService } from '../support/simulated-service.js';
 
@@ -212,6 +213,87 @@ describe('a key shared with others, answer by answer', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(sentAt).toBe(2100);
     expect(onWait).not.toHaveBeenCalled();
+  });
+
+  it('sends at once beside others who spend little: their rate and its own, to the reset, leave more than it needs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(90));
+    await throttle.acquire({ target });
+    // One of the others' requests in a second: 9 more to the reset, of the 88 left.
+    vi.setSystemTime(START + 1000);
+    let left = 88;
+    throttle.update(answer(left));
+    const sentAt: number[] = [];
+    const calls = Array.from({ length: 4 }, () =>
+      throttle.acquire({ target }).then(() => {
+        sentAt.push(Date.now() - START);
+        throttle.update(answer(--left));
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all(calls);
+    expect(sentAt).toEqual([1000, 1000, 1000, 1000]);
+  });
+
+  it('counts its own sends of the span before for the part of that span still within the last second', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(30));
+    await throttle.acquire({ target });
+    // One of the others' requests in a second: 9 more to the reset, of the 28 left.
+    vi.setSystemTime(START + 1000);
+    throttle.update(answer(28));
+    vi.setSystemTime(START + 1500);
+    const sentAt: number[] = [];
+    for (let call = 0; call < 3; call++) {
+      void throttle.acquire({ target }).then(() => sentAt.push(Date.now() - START));
+    }
+    await vi.advanceTimersByTimeAsync(3000);
+    // Its own two sends of the span before count for half: two go at once, then it is pressed.
+    expect(sentAt).toEqual([1500, 1500, 1986]);
+  });
+
+  it('sends at once, before its paced turn, when an answer a rate span on shows the others stopped', async () => {
+    const resetAt = START + 21_000;
+    const throttle = await beside19PerSecond(resetAt);
+    const sentAt: number[] = [];
+    for (let call = 0; call < 3; call++) {
+      void throttle.acquire({ target }).then(() => sentAt.push(Date.now() - START));
+    }
+    // Its part of what is left over the 20 s to the reset: one about every 889 ms.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sentAt).toEqual([1000, 1889]);
+    // A second after the last measure, none of the others' requests more: the next goes now.
+    throttle.update(answer(29, resetAt));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentAt).toEqual([1000, 1889, 2000]);
+  });
+
+  it('tells a call refused at once, its deadline passed, nothing of a paced turn', async () => {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    const onWait = vi.fn();
+    await expect(throttle.acquire({ target, deadline: Date.now(), onWait })).rejects.toBeInstanceOf(
+      ApiTimeoutError,
+    );
+    expect(onWait).not.toHaveBeenCalled();
+  });
+
+  it('keeps the paced turn of the next call when a request in flight gets no answer', async () => {
+    const throttle = await beside19PerSecond();
+    await throttle.acquire({ target });
+    let sentAt: number | undefined;
+    void throttle.acquire({ target }).then(() => (sentAt = Date.now() - START));
+    await vi.advanceTimersByTimeAsync(100);
+    // No answer says anything: its turn, 400 ms after the last send, stands.
+    throttle.release();
+    await vi.advanceTimersByTimeAsync(299);
+    expect(sentAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentAt).toBe(1400);
   });
 
   it("waits for the answer in flight once the others' rate has spent what the last answer said was left", async () => {

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Log } from '../../src/core/logger.js';
-import { type ToldWait, WaitLines } from '../../src/core/throttle.js';
+import { Throttle, type ToldWait, WaitLines } from '../../src/core/throttle.js';
+import { answer } from '../support/throttle.js';
 
 const START = Date.UTC(2026, 10, 22);
 const CAUSE = 'rate limit: X-RateLimit-Reset';
@@ -19,8 +20,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Wait lines that log to `lines`, at info. */
-function recorded() {
+/** A log at info that keeps its lines in `lines`, without their prefix. */
+function recordedLog() {
   const lines: string[] = [];
   const log = new Log(
     {
@@ -31,6 +32,12 @@ function recorded() {
     },
     'info',
   );
+  return { lines, log };
+}
+
+/** Wait lines that log to `lines`, at info. */
+function recorded() {
+  const { lines, log } = recordedLog();
   return { lines, waitLines: new WaitLines(log) };
 }
 
@@ -226,5 +233,34 @@ describe('WaitLines without a log', () => {
     expect(() => waitLines.flush()).not.toThrow();
     for (const { told } of calls) waitLines.leave(told, true);
     for (const { onWait } of calls) expect(onWait).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Throttle: the line that ends a shared wait', () => {
+  it('counts the calls that went, not one that left by its signal', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+    const { lines, log } = recordedLog();
+    const throttle = new Throttle(log);
+    await throttle.acquire({ target });
+    throttle.update(answer(0, START + 5000));
+    const aborted = new AbortController();
+    const calls = [
+      throttle.acquire({ target }),
+      throttle.acquire({ target, signal: aborted.signal }).catch(() => 'aborted'),
+      throttle.acquire({ target }),
+    ];
+    // Each call is logged as it queues: the first one's line, which the others join.
+    const started = `waiting 5 s (${CAUSE}) before GET https://api.example/v1/users`;
+    expect(lines).toEqual([started]);
+    await vi.advanceTimersByTimeAsync(1000);
+    aborted.abort();
+    // At the reset one goes, to learn the next window; its answer lets the last go.
+    await vi.advanceTimersByTimeAsync(4000);
+    throttle.update(answer(99, START + 65_000));
+    expect(await Promise.all(calls)).toEqual([undefined, 'aborted', undefined]);
+    expect(lines).toEqual([
+      started,
+      `waited 5 s for the rate-limit window (${CAUSE}): 2 queued calls go`,
+    ]);
   });
 });

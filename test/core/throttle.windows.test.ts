@@ -211,3 +211,61 @@ describe('Throttle: a spent window', () => {
     }
   });
 });
+
+describe('Throttle: which answers start a new window', () => {
+  it('takes a count risen on the same reset, a moment before it, as an answer overtaken', async () => {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    vi.setSystemTime(START + 4000);
+    throttle.update(answer(0, START + 5000));
+    // An older answer of the same window: 3 left then, none now.
+    throttle.update(answer(3, START + 5000));
+    const call = queued(throttle);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(call.sentAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(call.sentAt).toBe(5000);
+  });
+
+  it('takes a risen count its requests still in flight explain as the same window, on a later reset near it', async () => {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(10, START + 5000));
+    await throttle.acquire({ target });
+    await throttle.acquire({ target });
+    throttle.update(answer(9, START + 5000));
+    await throttle.acquire({ target });
+    await throttle.acquire({ target });
+    // Three in flight: one answer says the window is spent, an older one, overtaken, 2 left.
+    vi.setSystemTime(START + 4000);
+    throttle.update(answer(0, START + 5000));
+    throttle.update(answer(2, START + 6000));
+    const call = queued(throttle);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(call.sentAt).toBeUndefined();
+    // The answer of the last one in flight tells of the next window.
+    throttle.update(answer(99, START + 66_000));
+    await settle();
+    expect(call.sentAt).toBe(5999);
+  });
+
+  it("does not count an answer of the window before, heard after its reset, in the next window's start", async () => {
+    const throttle = new Throttle();
+    await throttle.acquire({ target });
+    throttle.update(answer(50, START + 5000));
+    await throttle.acquire({ target });
+    await throttle.acquire({ target });
+    // Both in flight at the reset: the next window starts with one request in flight at a time.
+    vi.setSystemTime(START + 5000);
+    const call = queued(throttle);
+    await settle();
+    expect(call.sentAt).toBeUndefined();
+    // An answer to a request of the window before: one in flight still, the next window unknown.
+    throttle.update(answer(47, START + 5000));
+    await settle();
+    expect(call.sentAt).toBeUndefined();
+    throttle.release();
+    await settle();
+    expect(call.sentAt).toBe(5000);
+  });
+});
