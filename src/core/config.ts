@@ -69,7 +69,9 @@ export interface PacingStore {
   reserve(key: string, holder: string): Promise<number | undefined>;
   /**
    * Frees `holder`'s place under `key` once its answer came (or none will), and records what the
-   * answer said about the window, when it said something.
+   * answer said about the window, when it said something. Also called for a place the SDK paced
+   * locally after asking (the store took too long, failed, or was not waited for): free it if it
+   * was granted, and record the window either way.
    */
   release(key: string, holder: string, window: PacingWindow | undefined): Promise<void>;
 }

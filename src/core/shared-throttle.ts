@@ -114,8 +114,20 @@ const MAX_STORE_WAIT_MS = MAX_WAIT_MS + RESET_ROUNDING_MS;
  * are the store asking the client to ask again while the window's last places are in flight.
  */
 const RESET_WAIT_MS = 1000;
-/** A place this client took in its local queue, while the store could not tell. */
-const LOCAL = Symbol('local');
+/**
+ * A place of this client's, named `holder` in the store. Every place is given back when its
+ * request is `done`, with what the answer said, also one the local queue paced (`local`) while
+ * the store could not tell in time: its question was asked all the same (the one that took too
+ * long, or one sent as the request went), and a store that is slow rather than gone grants it
+ * late and counts the request in flight like the others' until then. Uncounted, such a request
+ * spends a place the store hands to another client: in bench 6d at 32 workers, each fallback as
+ * the job started cost a 429 at the end of the window (docs/benchmarks.md, "Findings of issue 45").
+ */
+interface Place {
+  holder: string;
+  local?: boolean;
+  done?: boolean;
+}
 
 /**
  * Pacing shared through a {@link PacingStore} (`rateLimit: { store }`): every process of a key asks
@@ -137,8 +149,8 @@ export class SharedThrottle implements Pacer {
   /** Names this client's places in the store: random, so that no two clients share one. */
   readonly #id = randomId();
   #sequence = 0;
-  /** This client's places, oldest first: a holder in the store, or one of the local queue. */
-  #places: Array<string | typeof LOCAL> = [];
+  /** This client's places, oldest first: granted by the store, or taken in the local queue. */
+  #places: Place[] = [];
   #queue: Waiter[] = [];
   #pumping = false;
   /** Ends the pump's wait early: a place was freed here, or the call at the front left. */
@@ -182,21 +194,34 @@ export class SharedThrottle implements Pacer {
   }
 
   update(headers: Headers): void {
-    const place = this.#places.shift();
-    if (place === LOCAL) {
-      this.#local.update(headers);
-    } else {
-      this.#local.observe(headers);
-      if (place !== undefined) this.#free(place, headers);
-    }
-    this.#wake?.();
+    if (this.#done(this.#places.shift(), headers)?.local) this.#local.update(headers);
+    else this.#local.observe(headers);
   }
 
   release(): void {
-    const place = this.#places.shift();
-    if (place === LOCAL) this.#local.release();
-    else if (place !== undefined) this.#free(place, undefined);
+    if (this.#done(this.#places.shift())?.local) this.#local.release();
+  }
+
+  /**
+   * A place's request was answered (with `headers`), or will not be sent: the store frees its
+   * place, recording the window the answer said (one that fails expires there by itself).
+   * Returns the place.
+   */
+  #done(place: Place | undefined, headers?: Headers): Place | undefined {
+    if (place) {
+      place.done = true;
+      const info = headers && parseRateLimit(headers);
+      const window = info && {
+        limit: info.limit,
+        remaining: info.remaining,
+        resetAt: info.reset.getTime(),
+      };
+      this.#key
+        .then((key) => bounded(this.#store.release(key, place.holder, window)))
+        .catch(() => {});
+    }
     this.#wake?.();
+    return place;
   }
 
   /** Serves the queue from its front, one question to the store at a time, until it is empty. */
@@ -215,18 +240,17 @@ export class SharedThrottle implements Pacer {
           await this.#paceLocally(waiter);
           continue;
         }
-        const holder = `${this.#id}:${++this.#sequence}`;
-        const wait = await this.#ask(holder);
+        const place = this.#place();
+        const wait = await this.#ask(place);
         if (wait === undefined) {
           FALLBACKS.set(this.#store, fallbacksOf(this.#store) + 1);
           this.#localUntil = Date.now() + STORE_RETRY_MS;
-          await this.#paceLocally(waiter);
+          await this.#paceLocally(waiter, place);
         } else if (wait === 0) {
-          if (waiter.settled) {
-            // Aborted while the store answered: give the place back at once.
-            this.#free(holder, undefined);
-          } else {
-            this.#places.push(holder);
+          // Aborted while the store answered: the place goes back at once.
+          if (waiter.settled) this.#done(place);
+          else {
+            this.#places.push(place);
             this.#settle(waiter);
           }
         } else {
@@ -250,22 +274,13 @@ export class SharedThrottle implements Pacer {
    * than a second, or answered what no window explains. Its failure is logged once, and its
    * return after that.
    */
-  async #ask(holder: string): Promise<number | undefined> {
+  async #ask(place: Place): Promise<number | undefined> {
     let wait: unknown;
     let reason = 'it could not tell';
-    let reserved: Promise<number | undefined> | undefined;
     try {
-      // Resolved, as a store of the customer's own may answer without a promise.
-      reserved = Promise.resolve(this.#store.reserve(await this.#key, holder));
-      wait = await bounded(reserved);
+      wait = await bounded(this.#reserve(place));
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
-      // A place the store grants after this client gave up would stay taken, unused, until it
-      // expires there: with no window known yet, that holds every client of the key.
-      reserved?.then(
-        (late) => late === 0 && this.#free(holder, undefined),
-        () => {},
-      );
     }
     if (
       typeof wait === 'number' &&
@@ -294,27 +309,40 @@ export class SharedThrottle implements Pacer {
    * seen, and waits until it has: the calls behind it stay here, so that once the store answers
    * again they are paced by it.
    */
-  async #paceLocally(waiter: Waiter): Promise<void> {
+  async #paceLocally(waiter: Waiter, asked?: Place): Promise<void> {
     this.#detach(waiter);
     try {
       await this.#local.acquire(waiter.options);
     } catch (error) {
+      this.#done(asked);
       waiter.reject(error);
       return;
     }
-    this.#places.push(LOCAL);
+    // The store is told of the request as it goes (Place), without waiting for its answer.
+    const place = asked ?? this.#place();
+    if (!asked) this.#reserve(place).catch(() => {});
+    place.local = true;
+    this.#places.push(place);
     waiter.resolve();
   }
 
-  /** Frees a place in the store; one that fails expires there by itself. */
-  #free(holder: string, headers: Headers | undefined): void {
-    const info = headers && parseRateLimit(headers);
-    const window = info && {
-      limit: info.limit,
-      remaining: info.remaining,
-      resetAt: info.reset.getTime(),
-    };
-    this.#key.then((key) => bounded(this.#store.release(key, holder, window))).catch(() => {});
+  #place(): Place {
+    return { holder: `${this.#id}:${++this.#sequence}` };
+  }
+
+  /**
+   * Asks the store for `place`. A place it grants after the place's request is done (its answer
+   * came late, and the release went first) is given back again: held unused until it expired
+   * there, it would keep every client of the key waiting while no window is known.
+   */
+  #reserve(place: Place): Promise<number | undefined> {
+    // Resolved, as a store of the customer's own may answer without a promise.
+    const reserved = this.#key.then((key) => this.#store.reserve(key, place.holder));
+    reserved.then(
+      (wait) => wait === 0 && place.done && this.#done(place),
+      () => {},
+    );
+    return reserved;
   }
 
   /** Rejects the calls whose deadline comes before `wait` ends; tells the others of a reset's wait. */

@@ -228,16 +228,15 @@ export class RedisStore implements PacingStore {
   }
 
   async reserve(key: string, holder: string): Promise<number | undefined> {
-    const keys = this.#keys(key);
+    // A place granted after the client gave up stands for the request it paced locally meanwhile:
+    // the client releases it with that request's answer (core/shared-throttle.ts, Place). Both
+    // go by one connection to one slot, so Redis runs the release after the reserve (but for a
+    // reserve sent again as EVAL after NOSCRIPT, whose place may then wait out its 30 s).
     const answer = await this.#run(
       RESERVE,
-      keys,
+      this.#keys(key),
       [holder, REDIS_STORE_DEFAULTS.placeTtlMs, REDIS_STORE_DEFAULTS.pollMs, MAX_WAIT_MS + 1000],
-      (granted, roundTripMs, late) => {
-        this.#observe(granted, roundTripMs, late);
-        // A place granted after the client gave up would be held unused for 30 s: free it.
-        if (late && granted === 0) this.#release(keys, holder, undefined).catch(() => {});
-      },
+      this.#observe,
     );
     if (answer === -1) {
       throw new Error('the pacing keys held values the SDK did not write; they were removed');
@@ -246,13 +245,9 @@ export class RedisStore implements PacingStore {
   }
 
   async release(key: string, holder: string, window: PacingWindow | undefined): Promise<void> {
-    await this.#release(this.#keys(key), holder, window);
-  }
-
-  #release(keys: string[], holder: string, window: PacingWindow | undefined): Promise<unknown> {
-    return this.#run(
+    await this.#run(
       RELEASE,
-      keys,
+      this.#keys(key),
       [
         holder,
         window?.limit ?? '',

@@ -150,6 +150,7 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     throttle.update(rateHeaders(7, 30_000));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^warn .*pacing store is unavailable.*pacing locally/);
+    await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -166,37 +167,103 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(lines).toEqual([expect.stringMatching(/did not answer within 1000 ms/)]);
   });
 
-  it('gives back a place the store grants after the second it was given', async () => {
-    useFakeClock();
-    const released: string[] = [];
-    let grant: (wait: number) => void = () => {};
+  /** A store whose every question waits for the test to answer it, and what it was told. */
+  function answeredByHand() {
+    const released: { holder: string; window: PacingWindow | undefined }[] = [];
+    const grants: Array<(wait: number) => void> = [];
     const store: PacingStore = {
-      reserve: () => new Promise((resolve) => (grant = resolve)),
-      release: async (_key, holder) => {
-        released.push(holder);
+      reserve: () => new Promise((resolve) => grants.push(resolve)),
+      release: async (_key, holder, window) => {
+        released.push({ holder, window });
       },
     };
+    return { store, released, grants };
+  }
+
+  const resetIn30s = () => Math.ceil((Date.now() + 30_000) / 1000) * 1000;
+
+  it('keeps a place the store grants late for the request paced locally meanwhile, until its answer', async () => {
+    useFakeClock();
+    const { store, released, grants } = answeredByHand();
     const { throttle } = sharedThrottle(store);
-    await vi.advanceTimersByTimeAsync(1000);
     const call = throttle.acquire({ target });
     await vi.advanceTimersByTimeAsync(1000);
-    await call; // paced locally
-    grant(0);
+    await call; // paced locally: the store did not answer within the second
+    grants[0]!(0);
     await vi.advanceTimersByTimeAsync(0);
-    // Held unused until it expired in the store, it would keep every client of the key waiting.
-    expect(released).toEqual([expect.stringMatching(/^[0-9a-f]{16}:1$/)]);
+    // The place counts the request sent meanwhile: freed at once, the store would hand it to
+    // another client while this request spends it, one answer 429 at the end of the window.
+    expect(released).toEqual([]);
+    throttle.update(rateHeaders(6, 30_000));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toEqual([
+      {
+        holder: expect.stringMatching(/^[0-9a-f]{16}:1$/),
+        window: { limit: 10, remaining: 6, resetAt: resetIn30s() },
+      },
+    ]);
+  });
+
+  it('gives back again a place the store grants after the request it stood for was answered', async () => {
+    useFakeClock();
+    const { store, released, grants } = answeredByHand();
+    const { throttle } = sharedThrottle(store);
+    const call = throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(1000);
+    await call;
+    throttle.update(rateHeaders(6, 30_000));
+    await vi.advanceTimersByTimeAsync(0);
+    grants[0]!(0);
+    await vi.advanceTimersByTimeAsync(0);
+    // A store whose release overtook the late grant would hold the place unused until it
+    // expired, and every client of the key waiting while no window is known.
+    const holder = expect.stringMatching(/^[0-9a-f]{16}:1$/);
+    expect(released).toEqual([
+      { holder, window: { limit: 10, remaining: 6, resetAt: resetIn30s() } },
+      { holder, window: undefined },
+    ]);
+  });
+
+  it('tells the store of each request it paces locally as it goes, and of its answer', async () => {
+    useFakeClock();
+    const { store, released, grants } = answeredByHand();
+    const { throttle } = sharedThrottle(store);
+    const first = throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(1000);
+    await first;
+    throttle.update(rateHeaders(6, 30_000));
+    // Within the second after a fallback, calls go by local pacing without waiting for the
+    // store, but each still asks it: a store that is slow rather than gone counts the request.
+    await throttle.acquire({ target });
+    expect(grants).toHaveLength(2);
+    grants[1]!(0);
+    await vi.advanceTimersByTimeAsync(0);
+    throttle.update(rateHeaders(5, 30_000));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released.map(({ holder, window }) => [holder.split(':')[1], window?.remaining])).toEqual(
+      [
+        ['1', 6],
+        ['2', 5],
+      ],
+    );
+    grants[0]!(5000);
+    await vi.advanceTimersByTimeAsync(0);
+    // A question answered with a wait gave no place: nothing more to give back.
+    expect(released).toHaveLength(2);
   });
 
   it("counts each fallback in the store's fallbacks, though it logs only the first of an outage", async () => {
     useFakeClock();
-    const scripted = scriptedStore(undefined, undefined, 0);
+    // The second answer goes to the call paced locally, which asks without waiting.
+    const scripted = scriptedStore(undefined, undefined, undefined, 0);
     const store = definePacingStore(scripted.store);
     const { throttle, lines } = sharedThrottle(store);
     expect(store.fallbacks).toBe(0);
     await throttle.acquire({ target });
     throttle.update(rateHeaders(98, 30_000, 100));
     expect(store.fallbacks).toBe(1);
-    // Within the second that follows, calls pace locally without asking: no new fallback.
+    // Within the second that follows, calls pace locally without waiting for the store: no new
+    // fallback.
     await throttle.acquire({ target });
     throttle.update(rateHeaders(97, 30_000, 100));
     expect(store.fallbacks).toBe(1);
@@ -204,7 +271,7 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     await throttle.acquire({ target });
     throttle.update(rateHeaders(96, 30_000, 100));
     expect(store.fallbacks).toBe(2);
-    expect(scripted.reserved).toHaveLength(2);
+    expect(scripted.reserved).toHaveLength(3);
     await vi.advanceTimersByTimeAsync(1000);
     await throttle.acquire({ target });
     expect(store.fallbacks).toBe(2);

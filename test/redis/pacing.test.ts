@@ -532,7 +532,8 @@ describeRedis(
         const { release } = await holdRedis();
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(1);
-        // The second after a fallback paces locally without asking: nothing more to count.
+        // The second after a fallback paces locally without waiting for Redis: nothing more to
+        // count.
         await client.get('/v1/users');
         expect(store.fallbacks).toBe(1);
         vi.setSystemTime(Date.now() + 1000);
@@ -540,8 +541,9 @@ describeRedis(
         expect(store.fallbacks).toBe(2);
         expect(log.warnings()).toHaveLength(1);
         await release();
-        // Redis runs the questions it held, and grants them places: the store frees each one,
-        // where it would have held the window's places for 30 s.
+        // Redis runs the questions it held, and grants them places: each is freed by the release
+        // that followed it on the connection (its request's answer), where it would have held
+        // the window's places for 30 s.
         const inFlight = `${keyTag(mock, prefix)}:in-flight`;
         await expect.poll(() => inspector.command('ZCARD', inFlight), { timeout: 5000 }).toBe(0);
         vi.setSystemTime(Date.now() + 1000);
