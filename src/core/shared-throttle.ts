@@ -318,9 +318,16 @@ export class SharedThrottle implements Pacer {
       waiter.reject(error);
       return;
     }
-    // The store is told of the request as it goes (Place), without waiting for its answer.
+    // The store is told of the request as it goes (Place), without waiting for its answer; once
+    // it answers such a question in time again, the next call asks it and waits, rather than
+    // pacing locally for the rest of the second into a window the others may have spent.
     const place = asked ?? this.#place();
-    if (!asked) this.#reserve(place).catch(() => {});
+    if (!asked) {
+      this.#reserve(place).then(
+        () => (this.#localUntil = 0),
+        () => {},
+      );
+    }
     place.local = true;
     this.#places.push(place);
     waiter.resolve();

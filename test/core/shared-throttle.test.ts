@@ -252,6 +252,28 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(released).toHaveLength(2);
   });
 
+  it('asks the store again at the next call once it answers a locally paced request in time', async () => {
+    useFakeClock();
+    const { store, grants } = answeredByHand();
+    const { throttle } = sharedThrottle(store);
+    const first = throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(1000);
+    await first; // the store did not answer within the second: paced locally
+    throttle.update(rateHeaders(6, 30_000));
+    await throttle.acquire({ target }); // within the second after: local, asking without waiting
+    grants[1]!(25);
+    await vi.advanceTimersByTimeAsync(0);
+    // The store answers again: the next call waits for it, though the second has not passed; it
+    // would have gone by local pacing into a window the store says the others hold.
+    let sent = false;
+    const third = throttle.acquire({ target }).then(() => (sent = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(grants).toHaveLength(3);
+    expect(sent).toBe(false);
+    grants[2]!(0);
+    await third;
+  });
+
   it("counts each fallback in the store's fallbacks, though it logs only the first of an outage", async () => {
     useFakeClock();
     // The second answer goes to the call paced locally, which asks without waiting.
