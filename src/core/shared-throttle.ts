@@ -120,8 +120,8 @@ const RESET_WAIT_MS = 1000;
  * the store could not tell in time: its question was asked all the same (the one that took too
  * long, or one sent as the request went), and a store that is slow rather than gone grants it
  * late and counts the request in flight like the others' until then. Uncounted, such a request
- * spends a place the store hands to another client: in bench 6d at 32 workers, each fallback as
- * the job started cost a 429 at the end of the window (docs/benchmarks.md, "Findings of issue 45").
+ * spent a place the store then handed to another client, whose request met a 429: 11 of the 17
+ * of a bench 6d run at 32 workers went so (docs/benchmarks.md, "Findings of issue 45").
  */
 interface Place {
   holder: string;
