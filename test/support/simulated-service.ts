@@ -252,5 +252,8 @@ export function memoryPacingStore(pollMs = 25) {
       return Promise.resolve();
     },
   };
-  return store;
+  return Object.assign(store, {
+    /** The places held now (expired ones included until the next reserve drops them). */
+    held: () => places.size,
+  });
 }
