@@ -167,8 +167,13 @@ describe('SharedThrottle (rateLimit: { store })', () => {
     expect(lines).toEqual([expect.stringMatching(/did not answer within 1000 ms/)]);
   });
 
-  /** A store whose every question waits for the test to answer it, and what it was told. */
-  function answeredByHand() {
+  /**
+   * A client whose first call the store did not answer within the second, so it went by local
+   * pacing; the store's every question waits for the test to answer it (`grants`, in order), and
+   * what it was told to release.
+   */
+  async function pacedLocallyFirst() {
+    useFakeClock();
     const released: { holder: string; window: PacingWindow | undefined }[] = [];
     const grants: Array<(wait: number) => void> = [];
     const store: PacingStore = {
@@ -177,18 +182,17 @@ describe('SharedThrottle (rateLimit: { store })', () => {
         released.push({ holder, window });
       },
     };
-    return { store, released, grants };
+    const { throttle } = sharedThrottle(store);
+    const first = throttle.acquire({ target });
+    await vi.advanceTimersByTimeAsync(1000);
+    await first;
+    return { throttle, released, grants };
   }
 
   const resetIn30s = () => Math.ceil((Date.now() + 30_000) / 1000) * 1000;
 
   it('keeps a place the store grants late for the request paced locally meanwhile, until its answer', async () => {
-    useFakeClock();
-    const { store, released, grants } = answeredByHand();
-    const { throttle } = sharedThrottle(store);
-    const call = throttle.acquire({ target });
-    await vi.advanceTimersByTimeAsync(1000);
-    await call; // paced locally: the store did not answer within the second
+    const { throttle, released, grants } = await pacedLocallyFirst();
     grants[0]!(0);
     await vi.advanceTimersByTimeAsync(0);
     // The place counts the request sent meanwhile: freed at once, the store would hand it to
@@ -205,12 +209,7 @@ describe('SharedThrottle (rateLimit: { store })', () => {
   });
 
   it('gives back again a place the store grants after the request it stood for was answered', async () => {
-    useFakeClock();
-    const { store, released, grants } = answeredByHand();
-    const { throttle } = sharedThrottle(store);
-    const call = throttle.acquire({ target });
-    await vi.advanceTimersByTimeAsync(1000);
-    await call;
+    const { throttle, released, grants } = await pacedLocallyFirst();
     throttle.update(rateHeaders(6, 30_000));
     await vi.advanceTimersByTimeAsync(0);
     grants[0]!(0);
@@ -225,12 +224,7 @@ describe('SharedThrottle (rateLimit: { store })', () => {
   });
 
   it('tells the store of each request it paces locally as it goes, and of its answer', async () => {
-    useFakeClock();
-    const { store, released, grants } = answeredByHand();
-    const { throttle } = sharedThrottle(store);
-    const first = throttle.acquire({ target });
-    await vi.advanceTimersByTimeAsync(1000);
-    await first;
+    const { throttle, released, grants } = await pacedLocallyFirst();
     throttle.update(rateHeaders(6, 30_000));
     // Within the second after a fallback, calls go by local pacing without waiting for the
     // store, but each still asks it: a store that is slow rather than gone counts the request.
@@ -253,12 +247,7 @@ describe('SharedThrottle (rateLimit: { store })', () => {
   });
 
   it('asks the store again at the next call once it answers a locally paced request in time', async () => {
-    useFakeClock();
-    const { store, grants } = answeredByHand();
-    const { throttle } = sharedThrottle(store);
-    const first = throttle.acquire({ target });
-    await vi.advanceTimersByTimeAsync(1000);
-    await first; // the store did not answer within the second: paced locally
+    const { throttle, grants } = await pacedLocallyFirst();
     throttle.update(rateHeaders(6, 30_000));
     await throttle.acquire({ target }); // within the second after: local, asking without waiting
     grants[1]!(25);
