@@ -6,7 +6,14 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Throttle } from '../../src/core/throttle.js';
-import { answer, queued, START, target, useFakeClockFromStart } from '../support/throttle.js';
+import {
+  answer,
+  goesAt,
+  queued,
+  START,
+  target,
+  useFakeClockFromStart,
+} from '../support/throttle.js';
 
 useFakeClockFromStart();
 
@@ -113,10 +120,7 @@ describe('Throttle: a spent window', () => {
     // An older answer of the same window, overtaken: it still had 3 left.
     throttle.update(answer(3, START + 5000));
     const call = queued(throttle);
-    await vi.advanceTimersByTimeAsync(4999);
-    expect(call.sentAt).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(call.sentAt).toBe(5000);
+    await goesAt(call, 5000);
   });
 
   it('keeps the latest reset of one window, read a second or two apart', async () => {
@@ -125,10 +129,7 @@ describe('Throttle: a spent window', () => {
     throttle.update(answer(0, START + 6000));
     throttle.update(answer(0, START + 4000));
     const call = queued(throttle);
-    await vi.advanceTimersByTimeAsync(5999);
-    expect(call.sentAt).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(call.sentAt).toBe(6000);
+    await goesAt(call, 6000);
   });
 
   it('takes a later reset more than two seconds on as a new window, with its count', async () => {
@@ -149,10 +150,7 @@ describe('Throttle: a spent window', () => {
     throttle.update(answer(0, START + 5000));
     throttle.update(answer(50, START + 7000));
     const call = queued(throttle);
-    await vi.advanceTimersByTimeAsync(6999);
-    expect(call.sentAt).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(call.sentAt).toBe(7000);
+    await goesAt(call, 7000);
   });
 
   it('takes a count risen beyond its own requests, on a later reset near the known one, as a refilled window', async () => {
@@ -190,10 +188,7 @@ describe('Throttle: a spent window', () => {
     // A sliding window, spent: its next request is allowed in 10 s, long before it is whole.
     throttle.update(answer(0, START + 10_000));
     const call = queued(throttle);
-    await vi.advanceTimersByTimeAsync(9999);
-    expect(call.sentAt).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(call.sentAt).toBe(10_000);
+    await goesAt(call, 10_000);
   });
 
   it('ignores an earlier reset with requests left, or one within two seconds', async () => {
@@ -221,10 +216,7 @@ describe('Throttle: which answers start a new window', () => {
     // An older answer of the same window: 3 left then, none now.
     throttle.update(answer(3, START + 5000));
     const call = queued(throttle);
-    await vi.advanceTimersByTimeAsync(999);
-    expect(call.sentAt).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(call.sentAt).toBe(5000);
+    await goesAt(call, 5000);
   });
 
   it('takes a risen count its requests still in flight explain as the same window, on a later reset near it', async () => {

@@ -3,7 +3,7 @@
  * fake clock, a call's target, an answer's rate-limit headers, and a call queued on a throttle
  * whose outcome a test reads once it has one.
  */
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import type { Pacer } from '../../src/core/throttle.js';
 
 /** A whole second, as X-RateLimit-Reset counts. */
@@ -43,4 +43,15 @@ export function queued(
     },
   );
   return call;
+}
+
+/**
+ * Runs the fake clock to `at` (ms since START) and checks that `call` (from {@link queued}) is
+ * still waiting a millisecond before and goes then: neither early nor late.
+ */
+export async function goesAt(call: { sentAt?: number }, at: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(START + at - 1 - Date.now());
+  expect(call.sentAt).toBeUndefined();
+  await vi.advanceTimersByTimeAsync(1);
+  expect(call.sentAt).toBe(at);
 }
